@@ -1,0 +1,3 @@
+"""penguin-lint: lint PenguinHarness benchmark repositories."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from penguin_lint.cli import main
+
+main()

@@ -1,0 +1,52 @@
+"""What a rule sees while it runs: the repository and shared, cached results."""
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+from penguin_lint.config import Config
+from penguin_lint.findings import Problem
+from penguin_lint.layout import FILE_KINDS
+from penguin_lint.loaders.document import Document
+from penguin_lint.repo import Repository
+from penguin_lint.rules.base import Subject
+from penguin_lint.validation.schema import validate
+
+
+class Context:
+    def __init__(self, repo: Repository, config: Config):
+        self.repo = repo
+        self.config = config
+        self.layout = repo.layout
+        self._schema: Dict[str, List[Problem]] = {}
+        # Named definition files for Harbor rows files (--definition).
+        self.options: Dict[str, object] = {}
+
+    def doc(self, subject_or_path) -> Optional[Document]:
+        path = subject_or_path.path if isinstance(subject_or_path, Subject) else subject_or_path
+        return self.repo.load(path)
+
+    def load_problems(self, subject: Subject) -> List[Problem]:
+        doc = self.repo.load(subject.path)
+        return doc.problems if doc is not None else []
+
+    def schema_problems(self, subject: Subject) -> List[Problem]:
+        """Schema problems of a data file, validated once however many rules ask."""
+        cached = self._schema.get(subject.path)
+        if cached is None:
+            doc = self.repo.load(subject.path)
+            schema = FILE_KINDS.get(subject.kind)
+            cached = validate(doc, schema) if doc is not None and schema else []
+            self._schema[subject.path] = cached
+        return cached
+
+    def valid_doc(self, path: str) -> Optional[Document]:
+        """A document that parsed and whose top level is a mapping."""
+        doc = self.repo.load(path)
+        if doc is None or not doc.parsed or not isinstance(doc.data, dict):
+            return None
+        return doc
+
+    def forget(self, prefix: str) -> None:
+        self.repo.forget(prefix)
+        for key in [k for k in self._schema if k.startswith(prefix)]:
+            del self._schema[key]

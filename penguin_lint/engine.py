@@ -1,0 +1,186 @@
+"""Runs rules over subjects and narrows the report.
+
+``--all`` runs every subject. A run over some paths (command-line paths, a
+pre-commit batch, a git diff) runs the subjects those paths are, the folders
+that hold them, and the subjects that cross-file rules say the paths affect;
+it reports findings in those paths, findings of the affected subjects, and
+findings about files missing from the touched folders.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Optional, Set
+
+from penguin_lint.config import Config, matches_any
+from penguin_lint.context import Context
+from penguin_lint.findings import ERROR, Finding
+from penguin_lint.repo import Repository
+from penguin_lint.rules import all_rules
+from penguin_lint.rules.base import Rule, Subject
+
+
+class ToolError(Exception):
+    """A failure of the tool itself: one line on stderr, exit 2."""
+
+
+@dataclass
+class Result:
+    findings: List[Finding]
+    files: int
+    loads: int = 0
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity == ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for f in self.findings if f.severity != ERROR)
+
+
+def enabled_rules(config: Config, select: Optional[List[str]] = None,
+                  ignore: Optional[List[str]] = None) -> List[Rule]:
+    sel = [s.upper() for s in (select if select else config.select)]
+    ign = [s.upper() for s in list(config.ignore) + list(ignore or [])]
+    return [r for r in all_rules() if matches_any(r.code, sel) and not matches_any(r.code, ign)]
+
+
+def subject_for(repo: Repository, path: str, is_dir: bool) -> Subject:
+    lay = repo.layout
+    k = lay.classify_dir(path) if is_dir else lay.classify_file(path)
+    if k is None:
+        return Subject(path, "folder" if is_dir else "file", {}, is_dir)
+    return Subject(path, k[0], k[1], is_dir)
+
+
+class Engine:
+    def __init__(self, repo: Repository, config: Config, rules: List[Rule], forced_kinds=None):
+        self.repo = repo
+        self.config = config
+        self.ctx = Context(repo, config)
+        self.rules = rules
+        self.by_kind: Dict[str, List[Rule]] = {}
+        for r in rules:
+            for k in r.kinds:
+                self.by_kind.setdefault(k, []).append(r)
+        # path -> kind given with --kind for command-line files
+        self.forced_kinds: Dict[str, str] = dict(forced_kinds or {})
+
+    # -- subjects -------------------------------------------------------------
+    def subject(self, path: str, is_dir: bool) -> Subject:
+        if not is_dir and path in self.forced_kinds:
+            return Subject(path, self.forced_kinds[path], {}, False)
+        return subject_for(self.repo, path, is_dir)
+
+    def all_subjects(self) -> Iterable[Subject]:
+        yield Subject("", "repo", {}, True)
+        for top in self.repo.walk_roots():
+            if top and not self.repo.is_dir(top):
+                continue
+            if top:
+                yield self.subject(top, True)
+            for path, entry in self.repo.walk(top):
+                if entry.is_symlink:
+                    continue  # reported by PL006 on the folder that holds it
+                if entry.is_dir:
+                    yield self.subject(path, True)
+                elif entry.is_file:
+                    yield self.subject(path, False)
+
+    def check(self, subject: Subject) -> List[Finding]:
+        out: List[Finding] = []
+        for rule in self.by_kind.get(subject.kind, ()):
+            try:
+                out.extend(rule.check(subject, self.ctx))
+            except RecursionError:
+                raise ToolError(f"internal error: {rule.code} recursed too deep on {subject.path or '.'}") from None
+            except Exception as e:  # a bug in a rule must not become a traceback
+                raise ToolError(
+                    f"internal error: {rule.code} failed on {subject.path or '.'}: "
+                    f"{type(e).__name__}: {e}") from None
+        return out
+
+    # -- runs -----------------------------------------------------------------
+    def run_all(self) -> Result:
+        findings: List[Finding] = []
+        files = 0
+        for s in self.all_subjects():
+            if not s.is_dir and s.kind != "file":
+                files += 1
+            findings.extend(self.check(s))
+        return self._finish(findings, files)
+
+    def run_paths(self, changed: Iterable[str]) -> Result:
+        """Lint what ``changed`` (repository paths, existing or deleted) touches."""
+        repo = self.repo
+        changed = sorted(set(p.strip("/") for p in changed))
+        changed_set: Set[str] = set(changed)
+        changed_dirs = [p for p in changed if p == "" or repo.is_dir(p)]
+        subjects: Dict[str, Subject] = {}
+        touched_dirs: Set[str] = set()
+
+        def add(path: str, is_dir: bool):
+            if path not in subjects:
+                subjects[path] = self.subject(path, is_dir)
+
+        for p in changed:
+            entry = repo.entry(p) if p else None
+            if p == "":
+                for s in self.all_subjects():
+                    subjects.setdefault(s.path, s)
+                continue
+            if entry is not None and entry.is_dir:
+                add(p, True)
+                for sub, e in repo.walk(p):
+                    if not e.is_symlink and (e.is_dir or e.is_file):
+                        add(sub, e.is_dir)
+            elif entry is not None and entry.is_file:
+                add(p, False)
+            elif p in self.forced_kinds:
+                add(p, False)
+            # the folders that hold it (a new file can complete or break them)
+            parent = p.rpartition("/")[0]
+            while parent:
+                if repo.is_dir(parent) and repo.layout.classify_dir(parent) is not None:
+                    touched_dirs.add(parent)
+                    add(parent, True)
+                parent = parent.rpartition("/")[0]
+        dependents: Set[str] = set()
+        for p in changed:
+            for rule in self.rules:
+                for dep in rule.affected_by(p, self.ctx):
+                    dependents.add(dep)
+        for dep in dependents:
+            e = repo.entry(dep)
+            if e is not None and (e.is_dir or e.is_file):
+                add(dep, e.is_dir)
+        findings: List[Finding] = []
+        files = 0
+        for s in subjects.values():
+            if not s.is_dir and s.kind != "file":
+                files += 1
+            for f in self.check(s):
+                if (
+                    f.path in changed_set
+                    or any(f.path.startswith(d + "/") or d == "" for d in changed_dirs)
+                    or f.subject in dependents
+                    or (f.subject in touched_dirs and repo.entry(f.path) is None)
+                    or (f.subject in changed_set)
+                ):
+                    findings.append(f)
+        return self._finish(findings, files)
+
+    def _finish(self, findings: List[Finding], files: int) -> Result:
+        out = []
+        seen = set()
+        for f in findings:
+            ign = self.config.ignored_for(f.path)
+            if ign and matches_any(f.code, ign):
+                continue
+            key = (f.path, f.line, f.column, f.code, f.message)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(f)
+        out.sort(key=Finding.sort_key)
+        return Result(out, files, self.repo.loads)

@@ -1,0 +1,71 @@
+"""The one thing every layer agrees on: a finding.
+
+Loaders, validation and rules produce findings; reporters consume them and
+never learn where they came from.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Position:
+    """1-based line/column span of a key or value in a file."""
+
+    line: int
+    column: int
+    end_line: Optional[int] = None
+    end_column: Optional[int] = None
+
+
+@dataclass
+class Finding:
+    code: str
+    name: str
+    severity: str
+    path: str  # repository-relative, "/" separated
+    message: str
+    line: Optional[int] = None
+    column: Optional[int] = None
+    end_line: Optional[int] = None
+    end_column: Optional[int] = None
+    hint: Optional[str] = None
+    # The file or folder whose check produced this finding. Diff mode uses it
+    # to keep a finding about a missing file that belongs to a changed folder.
+    subject: Optional[str] = field(default=None, compare=False, repr=False)
+
+    def sort_key(self):
+        return (self.path, self.line or 0, self.column or 0, self.code, self.message)
+
+    def to_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+@dataclass
+class Problem:
+    """A rule-less observation made by a lower layer (loader, schema).
+
+    Rules turn problems into findings: the loader knows that a key repeats,
+    the rule PL002 knows its code, name and severity.
+    """
+
+    code: str
+    message: str
+    pos: Optional[Position] = None
+    hint: Optional[str] = None
+    path: Optional[str] = None  # defaults to the document's path

@@ -1,0 +1,136 @@
+"""Which kind a path is, decided by where it sits in the repository.
+
+File kinds have a schema and a loader; folder kinds are the units that
+structural rules look at (a task folder must hold its three files, ...).
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, Optional, Tuple
+
+from penguin_lint.config import Config, glob_match
+
+# kind -> schema file (without .json); these are the loadable file kinds.
+FILE_KINDS = {
+    "benchmark_config": "benchmark_config",
+    "task_config": "task_config",
+    "leaderboard": "leaderboard",
+    "meta_info": "meta_info",
+    "summary": "summary",
+    "attempt": "attempt",
+    "harbor_leaderboard": "harbor_leaderboard",
+    "harbor_rows": "harbor_rows",
+}
+DIR_KINDS = ("packages_root", "package", "task", "data_root", "data", "leaderboards_root",
+             "leaderboard_dir", "experiments_root", "experiment_group", "experiment", "phase")
+ATTEMPT_RE = re.compile(r"attempt-([1-9][0-9]*)\.yaml\Z")
+_HARBOR_DEF = re.compile(r"(?:.*/)?leaderboard/leaderboard\.(?:ya?ml|json)\Z")
+_HARBOR_ROWS = re.compile(r"(?:.*/)?leaderboard/rows[^/]*\.(?:ya?ml|json)\Z")
+
+Kind = Tuple[str, Dict[str, str]]
+
+
+class Layout:
+    def __init__(self, config: Config):
+        self.config = config
+        lay = config.layout
+        self.roots = {name: lay[name] for name in ("packages", "data", "leaderboards", "experiments")}
+        self._split = {name: tuple(p.split("/")) for name, p in self.roots.items()}
+
+    def _under(self, parts, name):
+        base = self._split[name]
+        n = len(base)
+        if tuple(parts[:n]) == base:
+            return parts[n:]
+        return None
+
+    def classify_file(self, path: str) -> Optional[Kind]:
+        for glob, kind in self.config.kinds:
+            if glob_match(path, glob):
+                return kind, {}
+        parts = path.split("/")
+        rest = self._under(parts, "packages")
+        if rest is not None:
+            if len(rest) == 2 and rest[1] == "benchmark_config.toml":
+                return "benchmark_config", {"benchmark": rest[0]}
+            if len(rest) == 3 and rest[2] == "task_config.toml":
+                return "task_config", {"benchmark": rest[0], "task": rest[1]}
+            return None
+        rest = self._under(parts, "leaderboards")
+        if rest is not None:
+            if len(rest) == 2 and rest[1] == "leaderboard.yaml":
+                return "leaderboard", {"leaderboard": rest[0]}
+            return None
+        rest = self._under(parts, "experiments")
+        if rest is not None:
+            if len(rest) == 3 and rest[2] == "meta_info.yaml":
+                return "meta_info", {"leaderboard": rest[0], "experiment": rest[1]}
+            if len(rest) == 4:
+                g = {"leaderboard": rest[0], "experiment": rest[1], "phase": rest[2]}
+                if rest[3] == "summary.yaml":
+                    return "summary", g
+                m = ATTEMPT_RE.match(rest[3])
+                if m:
+                    g["n"] = m.group(1)
+                    return "attempt", g
+            return None
+        if _HARBOR_DEF.match(path):
+            return "harbor_leaderboard", {}
+        if _HARBOR_ROWS.match(path):
+            return "harbor_rows", {}
+        return None
+
+    def classify_dir(self, path: str) -> Optional[Kind]:
+        parts = path.split("/") if path else []
+        for name, root_kind, kinds in (
+            ("packages", "packages_root", ("package", "task")),
+            ("data", "data_root", ("data",)),
+            ("leaderboards", "leaderboards_root", ("leaderboard_dir",)),
+            ("experiments", "experiments_root", ("experiment_group", "experiment", "phase")),
+        ):
+            rest = self._under(parts, name)
+            if rest is None:
+                continue
+            if not rest:
+                return root_kind, {}
+            if len(rest) > len(kinds):
+                return None
+            kind = kinds[len(rest) - 1]
+            keys = {
+                "package": ("benchmark",), "task": ("benchmark", "task"), "data": ("benchmark",),
+                "leaderboard_dir": ("leaderboard",), "experiment_group": ("leaderboard",),
+                "experiment": ("leaderboard", "experiment"),
+                "phase": ("leaderboard", "experiment", "phase"),
+            }[kind]
+            return kind, dict(zip(keys, rest))
+        return None
+
+    # Paths where companion files belong.
+    def package_dir(self, benchmark: str) -> str:
+        return f"{self.roots['packages']}/{benchmark}"
+
+    def data_dir(self, benchmark: str) -> str:
+        return f"{self.roots['data']}/{benchmark}"
+
+    def leaderboard_file(self, lb: str) -> str:
+        return f"{self.roots['leaderboards']}/{lb}/leaderboard.yaml"
+
+    def experiment_dir(self, lb: str, exp: str) -> str:
+        return f"{self.roots['experiments']}/{lb}/{exp}"
+
+    def experiments_group(self, lb: str) -> str:
+        return f"{self.roots['experiments']}/{lb}"
+
+
+_UNSAFE = re.compile(r"[/\\\x00-\x1f\x7f]")
+
+
+def safe_segment(value) -> bool:
+    """A value that may be used as one folder name inside the repository."""
+    return (
+        isinstance(value, str)
+        and value not in ("", ".", "..")
+        and not value.startswith(".")
+        and _UNSAFE.search(value) is None
+        and len(value) <= 255
+    )

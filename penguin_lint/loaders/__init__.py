@@ -1,0 +1,104 @@
+"""Read a data file safely and parse it with the loader for its format.
+
+Reading checks what must be checked before parsing: the size (PL004, from
+``fstat`` before a byte is read), NUL bytes and UTF-8 (PL005). A byte-order
+mark is accepted and dropped; CRLF line endings are fine.
+"""
+from __future__ import annotations
+
+import os
+import stat as _stat
+
+from penguin_lint.findings import Position, Problem
+from penguin_lint.loaders.document import Document
+from penguin_lint.loaders.json_loader import load_json
+from penguin_lint.loaders.toml_loader import load_toml
+from penguin_lint.loaders.yaml_loader import load_yaml
+
+LOADERS = {".yaml": load_yaml, ".yml": load_yaml, ".toml": load_toml, ".json": load_json}
+FORMATS = {".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".json": "json"}
+_O_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+def format_of(path: str) -> str | None:
+    return FORMATS.get(os.path.splitext(path)[1].lower())
+
+
+def load_file(abs_path: str, rel_path: str, size_limit: int) -> Document:
+    """Load one file. Never raises for bad content; I/O problems become PL001."""
+    ext = os.path.splitext(rel_path)[1].lower()
+    fmt = FORMATS.get(ext, "yaml")
+    try:
+        # O_NOFOLLOW: a symlink swapped in after the walk is still never followed.
+        fd = os.open(abs_path, _O_FLAGS)
+    except OSError as e:
+        doc = Document(rel_path, fmt)
+        doc.problems.append(Problem("PL001", f"cannot read file: {e.strerror}", Position(1, 1)))
+        return doc
+    try:
+        st = os.fstat(fd)
+        if not _stat.S_ISREG(st.st_mode):
+            doc = Document(rel_path, fmt)
+            doc.problems.append(Problem("PL001", "not a regular file", Position(1, 1)))
+            return doc
+        if st.st_size > size_limit:
+            doc = Document(rel_path, fmt)
+            doc.problems.append(Problem(
+                "PL004",
+                f"file is {_human(st.st_size)}, over the limit of {_human(size_limit)}",
+                Position(1, 1),
+                "data files stay small; large raw data belongs under data/<benchmark-id>/",
+            ))
+            return doc
+        # Read at most one byte past the limit: a file that grew since fstat
+        # is still never read whole.
+        chunks = []
+        remaining = size_limit + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        raw = b"".join(chunks)
+    finally:
+        os.close(fd)
+    if len(raw) > size_limit:
+        doc = Document(rel_path, fmt)
+        doc.problems.append(Problem("PL004", f"file is over the limit of {_human(size_limit)}", Position(1, 1)))
+        return doc
+    return load_bytes(raw, rel_path, ext)
+
+
+def load_bytes(raw: bytes, rel_path: str, ext: str | None = None) -> Document:
+    if ext is None:
+        ext = os.path.splitext(rel_path)[1].lower()
+    fmt = FORMATS.get(ext, "yaml")
+    nul = raw.find(b"\0")
+    if nul != -1:
+        doc = Document(rel_path, fmt)
+        line = raw.count(b"\n", 0, nul) + 1
+        col = nul - (raw.rfind(b"\n", 0, nul) + 1) + 1
+        doc.problems.append(Problem("PL005", "file contains a NUL byte", Position(line, col),
+                                    "data files are UTF-8 text"))
+        return doc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        doc = Document(rel_path, fmt)
+        line = raw.count(b"\n", 0, e.start) + 1
+        col = len(raw[raw.rfind(b"\n", 0, e.start) + 1:e.start].decode("utf-8", "replace")) + 1
+        doc.problems.append(Problem("PL005", f"not valid UTF-8 (byte 0x{raw[e.start]:02x})",
+                                    Position(line, col), "save the file as UTF-8"))
+        return doc
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return LOADERS.get(ext, load_yaml)(text, rel_path)
+
+
+def _human(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"  # pragma: no cover

@@ -1,0 +1,106 @@
+"""A parsed data file that remembers where every key and value came from."""
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from penguin_lint.findings import Position, Problem
+
+Path_ = Tuple[Any, ...]  # a JSON-pointer-like path: ("values", 0, "args", 1)
+
+# Nesting deeper than this is not data anyone writes by hand; refusing it keeps
+# every later walk (validation, rules) far from Python's recursion limit.
+MAX_DEPTH = 64
+
+
+class Document:
+    """Data plus positions.
+
+    ``data`` is plain JSON-like Python (dict/list/str/int/float/bool/None), or
+    ``None`` with ``parsed = False`` when the file did not load. Positions
+    are kept in two maps keyed by path; formats that cannot give them cheaply
+    while parsing (TOML) fill them on first use through ``indexer``.
+    """
+
+    __slots__ = (
+        "path", "fmt", "data", "parsed", "problems", "_values", "_keys",
+        "implicit", "_indexer", "text", "nonfinite",
+    )
+
+    def __init__(self, path: str, fmt: str):
+        self.path = path
+        self.fmt = fmt
+        self.data: Any = None
+        self.parsed = False
+        self.problems: List[Problem] = []
+        self._values: Optional[Dict[Path_, Position]] = None
+        self._keys: Optional[Dict[Path_, Position]] = None
+        # path -> (yaml tag name, source text) for scalars the parser typed
+        # on its own (unquoted): the source of "quote it" hints.
+        self.implicit: Dict[Path_, Tuple[str, str]] = {}
+        self._indexer: Optional[Callable[["Document"], None]] = None
+        self.text: Optional[str] = None
+        # paths of NaN/infinite numbers (every comparison with them is False,
+        # so a schema's minimum would let them through)
+        self.nonfinite: List[Path_] = []
+
+    # -- positions ---------------------------------------------------------
+    def _ensure_index(self) -> None:
+        if self._values is None:
+            self._values, self._keys = {}, {}
+            if self._indexer is not None:
+                self._indexer(self)
+
+    def set_index(self, values: Dict[Path_, Position], keys: Dict[Path_, Position]) -> None:
+        self._values, self._keys = values, keys
+
+    def value_pos(self, path: Path_) -> Position:
+        """Where the value at ``path`` is, else its nearest ancestor, else 1:1."""
+        self._ensure_index()
+        path = tuple(path)
+        while True:
+            pos = self._values.get(path) or self._keys.get(path)
+            if pos is not None:
+                return pos
+            if not path:
+                return Position(1, 1)
+            path = path[:-1]
+
+    def key_pos(self, path: Path_) -> Position:
+        """Where the key naming ``path`` is (falls back to the value)."""
+        self._ensure_index()
+        pos = self._keys.get(tuple(path))
+        return pos if pos is not None else self.value_pos(path)
+
+    def get(self, *path, default=None):
+        """Safe lookup of a nested value; ``default`` on any mismatch."""
+        cur = self.data
+        for part in path:
+            if isinstance(cur, dict) and isinstance(part, str):
+                if part not in cur:
+                    return default
+                cur = cur[part]
+            elif isinstance(cur, list) and isinstance(part, int):
+                if not -len(cur) <= part < len(cur):
+                    return default
+                cur = cur[part]
+            else:
+                return default
+        return cur
+
+
+class LineIndex:
+    """Offset -> (line, column), both 1-based, for formats parsed by offset."""
+
+    def __init__(self, text: str):
+        starts = [0]
+        find = text.find
+        i = find("\n")
+        while i != -1:
+            starts.append(i + 1)
+            i = find("\n", i + 1)
+        self.starts = starts
+
+    def pos(self, offset: int) -> Tuple[int, int]:
+        line = bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1

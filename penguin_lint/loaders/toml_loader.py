@@ -1,0 +1,256 @@
+"""TOML through tomllib, with a line scanner for positions.
+
+tomllib gives no positions. The scanner below reads keys and table headers
+line by line; it runs only when a finding needs a position or when tomllib
+refuses a file for a repeated key (to name both lines), so a clean file costs
+one tomllib parse.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import re
+import sys
+from typing import Dict, List, Optional, Tuple
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from penguin_lint.findings import Position, Problem
+from penguin_lint.loaders.document import MAX_DEPTH, Document
+
+_ERR_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
+_ERR_EOF = re.compile(r"\(at end of document\)")
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+_WS = " \t"
+
+
+def load_toml(text: str, path: str) -> Document:
+    doc = Document(path, "toml")
+    doc.text = text
+    doc._indexer = _index
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        m = _ERR_POS.search(msg)
+        line, col = (int(m.group(1)), int(m.group(2))) if m else (text.count("\n") + 1, 1)
+        core = _ERR_POS.sub("", _ERR_EOF.sub("", msg)).strip()
+        if "overwrite" in core or "declare" in core or "already" in core:
+            dups = _scan(text)[2]
+            if dups:
+                for key, first, second in dups:
+                    doc.problems.append(Problem(
+                        "PL002",
+                        f"duplicate key '{key}' (first defined on line {first.line})",
+                        second, "remove one of them"))
+                return doc
+        doc.problems.append(Problem("PL001", f"TOML does not parse: {core}", Position(line, col)))
+        return doc
+    except RecursionError:
+        doc.problems.append(Problem("PL001", "TOML nesting is too deep to be data", Position(1, 1)))
+        return doc
+    try:
+        doc.data = _plain(data, (), doc)
+    except _TooDeep:
+        doc.problems.append(Problem("PL001", f"nesting deeper than {MAX_DEPTH} levels", Position(1, 1)))
+        return doc
+    doc.parsed = True
+    return doc
+
+
+class _TooDeep(Exception):
+    pass
+
+
+def _plain(value, path, doc):
+    """Dates and times become their ISO text, so that the rules judge text."""
+    if isinstance(value, dict):
+        if len(path) >= MAX_DEPTH:
+            raise _TooDeep
+        return {k: _plain(v, path + (k,), doc) for k, v in value.items()}
+    if isinstance(value, list):
+        if len(path) >= MAX_DEPTH:
+            raise _TooDeep
+        return [_plain(v, path + (i,), doc) for i, v in enumerate(value)]
+    if isinstance(value, float) and not math.isfinite(value):
+        doc.nonfinite.append(path)
+        return value
+    if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
+        text = value.isoformat()
+        doc.implicit[path] = ("timestamp", text)
+        return text
+    return value
+
+
+def _index(doc: Document) -> None:
+    values, keys, _ = _scan(doc.text or "")
+    doc.set_index(values, keys)
+
+
+def _parse_key(line: str, i: int) -> Tuple[Optional[List[str]], int]:
+    """Parse a (dotted) key starting at ``i``; return parts and the end."""
+    parts: List[str] = []
+    n = len(line)
+    while True:
+        while i < n and line[i] in _WS:
+            i += 1
+        if i >= n:
+            return None, i
+        c = line[i]
+        if c == '"':
+            j = i + 1
+            buf = []
+            while j < n and line[j] != '"':
+                if line[j] == "\\" and j + 1 < n:
+                    buf.append(line[j:j + 2])
+                    j += 2
+                    continue
+                buf.append(line[j])
+                j += 1
+            try:
+                parts.append(tomllib.loads('k = "' + "".join(buf) + '"')["k"])
+            except tomllib.TOMLDecodeError:
+                parts.append("".join(buf))
+            i = j + 1
+        elif c == "'":
+            j = line.find("'", i + 1)
+            if j == -1:
+                return None, n
+            parts.append(line[i + 1:j])
+            i = j + 1
+        else:
+            m = _BARE.match(line, i)
+            if not m:
+                return None, i
+            parts.append(m.group())
+            i = m.end()
+        while i < n and line[i] in _WS:
+            i += 1
+        if i < n and line[i] == ".":
+            i += 1
+            continue
+        return parts, i
+
+
+def _skip_value(lines: List[str], ln: int, i: int) -> int:
+    """Return the index of the last line of a value starting at lines[ln][i]."""
+    depth = 0
+    while ln < len(lines):
+        line = lines[ln]
+        n = len(line)
+        while i < n:
+            c = line[i]
+            if line.startswith('"""', i) or line.startswith("'''", i):
+                q = line[i:i + 3]
+                end = line.find(q, i + 3)
+                while end == -1:
+                    ln += 1
+                    if ln >= len(lines):
+                        return len(lines) - 1
+                    line = lines[ln]
+                    n = len(line)
+                    end = line.find(q, 0)
+                i = end + 3
+                while i < n and line[i] == q[0]:
+                    i += 1
+                continue
+            if c == '"':
+                j = i + 1
+                while j < n and line[j] != '"':
+                    j += 2 if line[j] == "\\" else 1
+                i = j + 1
+                continue
+            if c == "'":
+                j = line.find("'", i + 1)
+                i = n if j == -1 else j + 1
+                continue
+            if c == "#":
+                break
+            if c in "[{":
+                depth += 1
+            elif c in "]}":
+                depth -= 1
+            i += 1
+        if depth <= 0:
+            return ln
+        ln += 1
+        i = 0
+    return len(lines) - 1
+
+
+def _scan(text: str):
+    values: Dict[tuple, Position] = {}
+    keys: Dict[tuple, Position] = {}
+    dups = []
+    defined: Dict[tuple, Position] = {}
+    array_counts: Dict[tuple, int] = {}
+    table: tuple = ()
+    lines = text.splitlines()
+    ln = 0
+    values[()] = Position(1, 1)
+    while ln < len(lines):
+        line = lines[ln]
+        stripped = line.lstrip(_WS)
+        indent = len(line) - len(stripped)
+        if not stripped or stripped[0] == "#":
+            ln += 1
+            continue
+        if stripped.startswith("[["):
+            parts, _ = _parse_key(line, indent + 2)
+            if parts:
+                base = tuple(parts)
+                idx = array_counts.get(base, 0)
+                array_counts[base] = idx + 1
+                table = base + (idx,)
+                pos = Position(ln + 1, indent + 1, ln + 1, len(line.rstrip()) + 1)
+                keys.setdefault(base, pos)
+                values.setdefault(base, pos)
+                values[table] = pos
+            ln += 1
+            continue
+        if stripped[0] == "[":
+            parts, _ = _parse_key(line, indent + 1)
+            if parts:
+                table = _resolve(tuple(parts), array_counts)
+                pos = Position(ln + 1, indent + 1, ln + 1, len(line.rstrip()) + 1)
+                if table in defined:
+                    dups.append((".".join(parts), defined[table], pos))
+                else:
+                    defined[table] = pos
+                keys[table] = pos
+                values[table] = pos
+            ln += 1
+            continue
+        parts, i = _parse_key(line, indent)
+        if parts and i < len(line) and line[i] == "=":
+            full = table + tuple(parts)
+            kpos = Position(ln + 1, indent + 1, ln + 1, i + 1)
+            if full in defined:
+                dups.append((".".join(parts), defined[full], kpos))
+            else:
+                defined[full] = kpos
+            j = i + 1
+            while j < len(line) and line[j] in _WS:
+                j += 1
+            last = _skip_value(lines, ln, j)
+            end_col = len(lines[last].split("#", 1)[0].rstrip()) + 1 if last != ln else None
+            keys[full] = kpos
+            values[full] = Position(ln + 1, j + 1, last + 1,
+                                    end_col if end_col is not None else len(line.split(" #", 1)[0].rstrip()) + 1)
+            ln = last + 1
+            continue
+        ln += 1
+    return values, keys, dups
+
+
+def _resolve(parts: tuple, array_counts: Dict[tuple, int]) -> tuple:
+    """Map a header's key path onto array-of-tables indices seen so far."""
+    out = ()
+    for p in parts:
+        out = out + (p,)
+        if out in array_counts:
+            out = out + (array_counts[out] - 1,)
+    return out

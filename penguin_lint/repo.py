@@ -1,0 +1,145 @@
+"""The repository as the rules see it: files are listed and loaded on demand.
+
+Every access walks down from the root through cached ``scandir`` listings
+that do not follow symbolic links, so a rule that looks up a path built from
+file content (``packages/<benchmark_id>/<source>``) can never leave the
+repository or pass through a link.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from penguin_lint.config import Config, glob_roots
+from penguin_lint.layout import Layout, safe_segment
+from penguin_lint.loaders import load_file
+from penguin_lint.loaders.document import Document
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    is_dir: bool
+    is_file: bool
+    is_symlink: bool
+    executable: bool
+
+
+class Repository:
+    def __init__(self, root: Path, config: Config):
+        self.root = Path(root)
+        self._root_str = os.fspath(self.root)
+        self.config = config
+        self.layout = Layout(config)
+        self._lists: Dict[str, Optional[Dict[str, Entry]]] = {}
+        self._docs: Dict[str, Optional[Document]] = {}
+        self.loads = 0  # how many files were parsed (diff mode is judged on it)
+
+    # -- listing -------------------------------------------------------------
+    def entries(self, rel: str) -> Optional[Dict[str, Entry]]:
+        """Entries of folder ``rel`` ('' = root), or None if it is not a real folder."""
+        if rel in self._lists:
+            return self._lists[rel]
+        if rel:
+            parent, _, name = rel.rpartition("/")
+            pentries = self.entries(parent)
+            e = pentries.get(name) if pentries is not None else None
+            if e is None or not e.is_dir:
+                self._lists[rel] = None
+                return None
+        out: Dict[str, Entry] = {}
+        try:
+            with os.scandir(os.path.join(self._root_str, rel) if rel else self._root_str) as it:
+                for de in it:
+                    try:
+                        link = de.is_symlink()
+                        is_dir = not link and de.is_dir(follow_symlinks=False)
+                        is_file = not link and de.is_file(follow_symlinks=False)
+                        executable = False
+                        if is_file:
+                            executable = bool(de.stat(follow_symlinks=False).st_mode & 0o111)
+                    except OSError:
+                        link = is_dir = is_file = executable = False
+                    out[de.name] = Entry(de.name, is_dir, is_file, link, executable)
+        except OSError:
+            self._lists[rel] = None
+            return None
+        self._lists[rel] = out
+        return out
+
+    def entry(self, rel: str) -> Optional[Entry]:
+        parent, _, name = rel.rpartition("/")
+        pentries = self.entries(parent)
+        return pentries.get(name) if pentries is not None else None
+
+    def is_file(self, rel: str) -> bool:
+        e = self.entry(rel)
+        return e is not None and e.is_file
+
+    def is_dir(self, rel: str) -> bool:
+        e = self.entry(rel)
+        return e is not None and e.is_dir
+
+    def subdirs(self, rel: str) -> List[str]:
+        ents = self.entries(rel)
+        return sorted(n for n, e in ents.items() if e.is_dir) if ents else []
+
+    def files(self, rel: str) -> List[str]:
+        ents = self.entries(rel)
+        return sorted(n for n, e in ents.items() if e.is_file) if ents else []
+
+    @staticmethod
+    def join(*segments) -> Optional[str]:
+        """Join folder names taken from file content; None if any is unsafe."""
+        for s in segments:
+            if not safe_segment(s):
+                return None
+        return "/".join(segments)
+
+    # -- loading ---------------------------------------------------------------
+    def load(self, rel: str) -> Optional[Document]:
+        """The parsed file at ``rel``, or None when there is no regular file there."""
+        if rel in self._docs:
+            return self._docs[rel]
+        doc = None
+        if self.is_file(rel):
+            self.loads += 1
+            doc = load_file(os.path.join(self._root_str, rel), rel, self.config.size_limit)
+        self._docs[rel] = doc
+        return doc
+
+    def forget(self, prefix: str) -> None:
+        """Drop cached documents under ``prefix`` (keeps memory flat on big runs)."""
+        for key in [k for k in self._docs if k.startswith(prefix)]:
+            del self._docs[key]
+
+    # -- walking ---------------------------------------------------------------
+    def walk_roots(self) -> List[str]:
+        """Top folders that --all walks: the layout's, Harbor's, configured kinds'."""
+        roots = list(self.layout.roots.values()) + ["leaderboard"]
+        roots += [glob_roots(glob) for glob, _ in self.config.kinds]
+        # A root inside another root would be walked twice.
+        roots = sorted(set(roots), key=len)
+        out: List[str] = []
+        for r in roots:
+            if not any(r == o or r.startswith(o + "/") or o == "" for o in out):
+                out.append(r)
+        return out
+
+    def walk(self, top: str) -> Iterator[Tuple[str, Entry]]:
+        """Every entry below ``top`` (links reported, never followed)."""
+        stack = [top]
+        while stack:
+            rel = stack.pop()
+            ents = self.entries(rel)
+            if not ents:
+                continue
+            for name in sorted(ents, reverse=True):
+                e = ents[name]
+                child = f"{rel}/{name}" if rel else name
+                yield child, e
+                if e.is_dir and name != ".git":
+                    stack.append(child)
+

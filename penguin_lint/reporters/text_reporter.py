@@ -1,0 +1,30 @@
+"""``path:line:col: CODE message``, a hint line where one helps, a summary."""
+from __future__ import annotations
+
+from penguin_lint.reporters import sanitize
+
+_RED, _YELLOW, _BOLD, _DIM, _CYAN, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
+
+
+def report(result, stream, color: bool = False, **_):
+    def c(code, text):
+        return f"{code}{text}{_RESET}" if color else text
+
+    for f in result.findings:
+        loc = sanitize(f.path)
+        if f.line is not None:
+            loc += f":{f.line}:{f.column or 1}"
+        sev = _RED if f.severity == "error" else _YELLOW
+        stream.write(f"{c(_BOLD, loc)}: {c(sev + _BOLD, f.code)} {sanitize(f.message)}"
+                     + (c(_DIM, " (warning)") if f.severity != "error" else "") + "\n")
+        if f.hint:
+            stream.write(f"    {c(_CYAN, 'hint:')} {sanitize(f.hint)}\n")
+    e, w = result.errors, result.warnings
+    files = f"{result.files} file{'s' if result.files != 1 else ''} checked"
+    if not e and not w:
+        stream.write(f"All checks passed ({files}).\n")
+    else:
+        parts = []
+        parts.append(f"{e} error{'s' if e != 1 else ''}")
+        parts.append(f"{w} warning{'s' if w != 1 else ''}")
+        stream.write(f"Found {', '.join(parts)} ({files}).\n")

@@ -1,0 +1,86 @@
+"""What a rule is.
+
+One rule, one module under ``penguin_lint/rules/``: the class carries its
+code, name, severity, documentation (the docstring) and a bad and a good
+example; ``check`` yields findings for one subject (a file or a folder of the
+kinds it names). Cross-file rules say which other paths can change their
+verdict (``affected_by``), which is what pull-request mode follows.
+"""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Dict, Iterable, Iterator, Optional, Tuple
+
+from penguin_lint.findings import ERROR, WARNING, Finding, Position, Problem
+
+if TYPE_CHECKING:  # pragma: no cover
+    from penguin_lint.context import Context
+
+
+@dataclass
+class Subject:
+    """A file or folder that rules are run on."""
+
+    path: str
+    kind: str
+    groups: Dict[str, str] = field(default_factory=dict)
+    is_dir: bool = False
+
+
+class Rule:
+    code: str = ""
+    name: str = ""
+    severity: str = ERROR
+    summary: str = ""
+    #: subject kinds this rule runs on (file kinds and folder kinds of layout.py)
+    kinds: Tuple[str, ...] = ()
+    #: (file name, text) examples for `penguin-lint rules CODE`
+    bad: Tuple[str, str] = ("", "")
+    good: Tuple[str, str] = ("", "")
+
+    @classmethod
+    def doc(cls) -> str:
+        return textwrap.dedent(cls.__doc__ or "").strip()
+
+    def check(self, subject: Subject, ctx: "Context") -> Iterable[Finding]:
+        raise NotImplementedError
+
+    def affected_by(self, changed: str, ctx: "Context") -> Iterable[str]:
+        """Subjects whose verdict under this rule may change when ``changed``
+        (a repository path, possibly deleted) changes. Rules that read only
+        their own subject need not override this."""
+        return ()
+
+    # -- helpers -------------------------------------------------------------
+    def finding(self, subject: Subject, message: str, path: Optional[str] = None,
+                pos: Optional[Position] = None, hint: Optional[str] = None) -> Finding:
+        return Finding(
+            code=self.code, name=self.name, severity=self.severity,
+            path=path or subject.path, message=message,
+            line=pos.line if pos else None, column=pos.column if pos else None,
+            end_line=pos.end_line if pos else None, end_column=pos.end_column if pos else None,
+            hint=hint, subject=subject.path,
+        )
+
+    def from_problem(self, subject: Subject, p: Problem) -> Finding:
+        return self.finding(subject, p.message, path=p.path, pos=p.pos, hint=p.hint)
+
+
+class ProblemRule(Rule):
+    """A rule whose findings are observed by a lower layer (a loader or the
+    schema validation) while it reads a file; the rule gives them their code,
+    name and severity."""
+
+    source = "load"  # "load": loader problems; "schema": schema problems
+
+    def check(self, subject: Subject, ctx: "Context") -> Iterator[Finding]:
+        problems = ctx.load_problems(subject) if self.source == "load" else ctx.schema_problems(subject)
+        for p in problems:
+            if p.code == self.code:
+                yield self.from_problem(subject, p)
+
+
+DATA_FILE_KINDS = ("benchmark_config", "task_config", "leaderboard", "meta_info",
+                   "summary", "attempt", "harbor_leaderboard", "harbor_rows")
+__all__ = ["Rule", "ProblemRule", "Subject", "ERROR", "WARNING", "DATA_FILE_KINDS"]

@@ -1,0 +1,17 @@
+"""PL103 invalid-value: enum, range, pattern or format violation not covered by a rule below."""
+from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
+
+
+class InvalidValue(ProblemRule):
+    """A value of the right type that its schema still refuses: a ``status``
+    other than draft/published, a negative cost, an empty title, NaN or
+    infinity where a number is expected.
+    """
+
+    code = "PL103"
+    name = "invalid-value"
+    summary = 'enum, range, pattern or format violation not covered by a rule below'
+    source = "schema"
+    kinds = DATA_FILE_KINDS
+    bad = ('leaderboard.yaml', 'status: public\n')
+    good = ('leaderboard.yaml', 'status: draft\n')

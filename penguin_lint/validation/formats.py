@@ -1,0 +1,76 @@
+"""Format checks for the ``format`` keywords the schemas use.
+
+jsonschema skips formats it has no checker for (``date-time`` without its
+extras) and says nothing; these are explicit and strict.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+
+from jsonschema import FormatChecker
+
+# ISO 8601 / RFC 3339 to the second, with an explicit offset; fractions allowed.
+_DATE_TIME = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))\Z")
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]+\Z")
+_HTTP = re.compile(r"https?://[^\s/?#]+[^\s]*\Z", re.I)
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+\Z")
+
+
+def is_date_time(value) -> bool:
+    if not isinstance(value, str):
+        return True
+    m = _DATE_TIME.match(value)
+    if not m:
+        return False
+    try:
+        _dt.datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)),
+                     int(m.group(4)), int(m.group(5)), min(int(m.group(6)), 59))
+    except ValueError:
+        return False
+    if int(m.group(6)) > 60:
+        return False
+    if m.group(9) is not None and (int(m.group(9)) > 23 or int(m.group(10)) > 59):
+        return False
+    return True
+
+
+def is_date(value) -> bool:
+    if not isinstance(value, str):
+        return True
+    m = _DATE.match(value)
+    if not m:
+        return False
+    try:
+        _dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return False
+    return True
+
+
+def _matches(rx):
+    return lambda value: not isinstance(value, str) or rx.match(value) is not None
+
+
+def make_format_checker() -> FormatChecker:
+    checker = FormatChecker(formats=())
+    checker.checks("date-time")(is_date_time)
+    checker.checks("date")(is_date)
+    checker.checks("uuid")(_matches(_UUID))
+    checker.checks("uri")(_matches(_URI))
+    checker.checks("url")(_matches(_HTTP))
+    checker.checks("email")(_matches(_EMAIL))
+    return checker
+
+
+FORMAT_NAMES = {
+    "date-time": "ISO 8601 date-time with seconds and an offset (2026-10-29T12:00:00Z)",
+    "date": "date (YYYY-MM-DD)",
+    "uuid": "UUID",
+    "uri": "URI",
+    "url": "http(s) URL",
+    "email": "email address",
+}

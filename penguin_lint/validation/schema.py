@@ -1,0 +1,200 @@
+"""Schema validation: one compiled validator per schema, reused for every file.
+
+Errors become problems with a rule code: ``required`` -> PL101, ``type`` ->
+PL102, unknown keys -> PL104, anything else -> the ``x-rule`` of the schema
+node that failed, else PL103. Schemas may carry ``x-message`` and ``x-hint``
+to word a failure for people; the code never needs to know which field is
+which, so a schema change needs no code change.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from functools import lru_cache
+from typing import Any, Dict, List
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from penguin_lint.findings import Position, Problem
+from penguin_lint.loaders.document import Document
+from penguin_lint.validation.formats import FORMAT_NAMES, make_format_checker
+
+_TYPE_NAMES = {
+    "string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
+    "object": "a mapping", "array": "a list", "null": "null",
+}
+
+
+def _load_schema_text(name: str) -> str:
+    try:
+        from importlib.resources import files
+
+        return (files("penguin_lint.schemas") / f"{name}.json").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        # Running from a source tree that is not installed.
+        from pathlib import Path
+
+        return (Path(__file__).resolve().parents[2] / "schemas" / f"{name}.json").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str) -> Dict[str, Any]:
+    return json.loads(_load_schema_text(name))
+
+
+def _full_pattern(validator, pattern, instance, schema):
+    """``pattern`` as a full match: ``re.search`` with ``$`` accepts a
+    trailing newline, which would let ``"my-id\\n"`` pass as an id."""
+    if not validator.is_type(instance, "string"):
+        return
+    if _compiled(pattern).search(instance) is None or (
+        pattern.endswith("$") and instance.endswith("\n")
+    ):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@lru_cache(maxsize=None)
+def _compiled(pattern: str):
+    return re.compile(pattern)
+
+
+_Validator = jsonschema.validators.extend(Draft202012Validator, {"pattern": _full_pattern})
+
+
+@lru_cache(maxsize=None)
+def validator_for(name: str):
+    schema = load_schema(name)
+    Draft202012Validator.check_schema(schema)
+    return _Validator(schema, format_checker=make_format_checker())
+
+
+def dotted(path) -> str:
+    out = ""
+    for p in path:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            out += ("." if out else "") + str(p)
+    return out or "(top level)"
+
+
+def show(value, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _json_type(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def validate(doc: Document, schema_name: str) -> List[Problem]:
+    if not doc.parsed:
+        return []
+    out: List[Problem] = []
+    v = validator_for(schema_name)
+    for err in v.iter_errors(doc.data):
+        out.extend(_convert(err, doc))
+    for path in doc.nonfinite:
+        out.append(Problem("PL103", f"'{dotted(path)}' is {doc.get(*path)}, not a finite number",
+                           doc.value_pos(path), "write a real number"))
+    return out
+
+
+def _convert(err: ValidationError, doc: Document) -> List[Problem]:
+    path = tuple(err.absolute_path)
+    kind = err.validator
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    inst = err.instance
+    where = dotted(path)
+    if kind == "required":
+        missing = [r for r in err.validator_value if isinstance(inst, dict) and r not in inst]
+        out = []
+        for name in missing:
+            sub = f"{where}.{name}" if path else name
+            pos = doc.key_pos(path) if path else Position(1, 1)
+            hint = None
+            if isinstance(inst, dict):
+                close = difflib.get_close_matches(name, [k for k in inst if isinstance(k, str)], n=1, cutoff=0.75)
+                if close:
+                    hint = f"'{close[0]}' is there: did you mean '{name}'?"
+            out.append(Problem("PL101", f"missing required field '{sub}'", pos, hint))
+        return out
+    if kind in ("additionalProperties", "unevaluatedProperties"):
+        if not isinstance(inst, dict):
+            return []
+        props = schema.get("properties", {})
+        patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+        out = []
+        for key in inst:
+            if key in props or any(p.search(key) for p in patterns):
+                continue
+            close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7)
+            hint = f"did you mean '{close[0]}'?" if close else None
+            label = f"{where}.{key}" if path else key
+            out.append(Problem("PL104", f"unknown field '{label}'", doc.key_pos(path + (key,)), hint))
+        return out
+    if kind == "type":
+        expected = err.validator_value
+        expected = [expected] if isinstance(expected, str) else list(expected)
+        names = " or ".join(_TYPE_NAMES.get(t, t) for t in expected)
+        hint = None
+        imp = doc.implicit.get(path)
+        if imp is not None and "string" in expected:
+            tag, src = imp
+            what = {"timestamp": "a date", "bool": "a boolean", "int": "a number",
+                    "float": "a number", "null": "null"}.get(tag, tag)
+            key = path[-1] if path and isinstance(path[-1], str) else None
+            hint = (f"{doc.fmt.upper()} read {src} as {what}; quote it: "
+                    + (f'{key}: "{src}"' if doc.fmt == "yaml" and key else
+                       f'{key} = "{src}"' if doc.fmt == "toml" and key else f'"{src}"'))
+        elif isinstance(inst, str) and ("number" in expected or "integer" in expected):
+            try:
+                float(inst)
+                hint = "write the number without quotes"
+            except ValueError:
+                pass
+        return [Problem("PL102", f"'{where}' must be {names}, not {_json_type(inst)}",
+                        doc.value_pos(path), hint)]
+    code = schema.get("x-rule", "PL103")
+    msg = schema.get("x-message")
+    if msg:
+        message = f"'{where}' {msg}: {show(inst)}"
+    elif kind == "enum":
+        message = f"'{where}' must be one of {', '.join(map(str, err.validator_value))}, not {show(inst)}"
+    elif kind == "const":
+        message = f"'{where}' must be {show(err.validator_value)}, not {show(inst)}"
+    elif kind == "pattern":
+        message = f"'{where}' does not match {err.validator_value}: {show(inst)}"
+    elif kind == "format":
+        message = f"'{where}' is not a valid {FORMAT_NAMES.get(err.validator_value, err.validator_value)}: {show(inst)}"
+    elif kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        word = {"minimum": "at least", "exclusiveMinimum": "greater than",
+                "maximum": "at most", "exclusiveMaximum": "less than"}[kind]
+        message = f"'{where}' must be {word} {err.validator_value}, not {show(inst)}"
+    elif kind in ("minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"):
+        what = "items" if "Items" in kind else "characters" if "Length" in kind else "keys"
+        word = "at least" if kind.startswith("min") else "at most"
+        message = f"'{where}' must have {word} {err.validator_value} {what}"
+    elif kind == "uniqueItems":
+        message = f"'{where}' has repeated items"
+    else:
+        message = f"'{where}': {err.message}"
+    pos = doc.value_pos(path)
+    return [Problem(code, message, pos, schema.get("x-hint"))]
