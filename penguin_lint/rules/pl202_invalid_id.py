@@ -5,7 +5,7 @@ from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
 class InvalidId(ProblemRule):
     """Benchmark and leaderboard ids hold letters, digits and ``-`` only (no
     ``_``). Task, experiment and ``source`` ids are plain folder names: no
-    ``/``, ``\``, control characters or leading ``.``. Phases are lowercase.
+    ``/``, backslash, control characters or leading ``.``. Phases are lowercase.
     Ids are used as folder names, so an id that could leave the repository
     (``../../etc``) is refused and never opened.
     """

@@ -1,0 +1,141 @@
+"""Shared test helpers: build a repository from a dict, run the linter."""
+from __future__ import annotations
+
+import io
+import json
+import textwrap
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import pytest
+from click.testing import CliRunner
+
+from penguin_lint.cli import main
+
+# A minimal valid repository: one benchmark with one task, one leaderboard
+# with one experiment of two attempts. Tests copy it and break one thing.
+VALID: Dict[str, str] = {
+    "packages/bench-a/benchmark_config.toml": """\
+        id = "bench-a"
+        title = "Bench A"
+        description = "A benchmark."
+        version = "1.0.0"
+        last_update = "2026-10-29T12:00:00Z"
+        status = "draft"
+
+        [author]
+        name = "Lab"
+        """,
+    "packages/bench-a/CASE-001-one/task_config.toml": """\
+        id = "CASE-001-one"
+        title = "One"
+        description = "The first task."
+        """,
+    "packages/bench-a/CASE-001-one/statement/README.md": "# One\n",
+    "packages/bench-a/CASE-001-one/rubric/README.md": "# Rubric\n",
+    "leaderboards/lb/leaderboard.yaml": """\
+        leaderboard_id: lb
+        status: draft
+        title: LB
+        author:
+          name: Lab
+        values:
+          - experiment_id: exp-1
+            phase: test
+        """,
+    "experiments/lb/exp-1/meta_info.yaml": """\
+        experiment_id: exp-1
+        benchmark_id: bench-a
+        harness_name: h
+        model_name: m
+        algorithm: baseline
+        """,
+    "experiments/lb/exp-1/test/summary.yaml": """\
+        n_attempt: 2
+        score_mean: 50.0
+        score_std: 0.0
+        """,
+    "experiments/lb/exp-1/test/attempt-1.yaml": """\
+        score: 50.0
+        results:
+          - source: CASE-001-one
+            score: 50.0
+        """,
+    "experiments/lb/exp-1/test/attempt-2.yaml": """\
+        score: 50.0
+        results:
+          - source: CASE-001-one
+            score: 50.0
+        """,
+}
+
+
+def write_repo(root: Path, files: Dict[str, Optional[str]], base: Optional[Dict[str, str]] = None) -> Path:
+    """Write ``base`` updated with ``files`` under ``root``; a None value
+    removes that file from ``base``. Text is dedented; bytes are written raw."""
+    merged: Dict[str, object] = dict(base or {})
+    for k, v in files.items():
+        if v is None:
+            merged.pop(k, None)
+        else:
+            merged[k] = v
+    for rel, content in merged.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            p.write_bytes(content)
+        else:
+            p.write_text(textwrap.dedent(content), encoding="utf-8")
+    return root
+
+
+class LintRun:
+    def __init__(self, code: int, output: str, stderr: str):
+        self.code = code
+        self.output = output
+        self.stderr = stderr
+        self._json = None
+
+    @property
+    def json(self):
+        if self._json is None:
+            self._json = json.loads(self.output)
+        return self._json
+
+    @property
+    def findings(self) -> List[dict]:
+        return self.json["findings"]
+
+    def codes(self) -> List[str]:
+        return [f["code"] for f in self.findings]
+
+    def at(self, code: str) -> List[tuple]:
+        """(path, line) of every finding with ``code``."""
+        return [(f["path"], f["line"]) for f in self.findings if f["code"] == code]
+
+
+def lint(root: Path, *args: str, fmt: str = "json") -> LintRun:
+    """Run the command in-process, as a user would type it."""
+    runner = CliRunner()
+    argv = ["--root", str(root), "--format", fmt, *args]
+    if args and args[0] == "rules":
+        argv = list(args)
+    result = runner.invoke(_entry, argv, catch_exceptions=False)
+    return LintRun(result.exit_code, result.stdout, result.stderr if hasattr(result, "stderr") else "")
+
+
+import click  # noqa: E402
+
+
+@click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.pass_context
+def _entry(ctx):
+    main(ctx.args)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A function that writes VALID plus overrides and returns the root."""
+    def make(files: Optional[Dict[str, Optional[str]]] = None, base: Optional[Dict[str, str]] = VALID):
+        return write_repo(tmp_path / "repo", files or {}, base)
+    return make
