@@ -20,6 +20,9 @@ class Context:
         self._schema: Dict[str, List[Problem]] = {}
         # Named definition files for Harbor rows files (--definition).
         self.options: Dict[str, object] = {}
+        # Results that several rules share (e.g. a leaderboard's resolved
+        # expressions), keyed by the caller; lives as long as one run.
+        self.cache: dict = {}
 
     def doc(self, subject_or_path) -> Optional[Document]:
         path = subject_or_path.path if isinstance(subject_or_path, Subject) else subject_or_path

@@ -20,6 +20,7 @@ from jsonschema.exceptions import ValidationError
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import Document
+from penguin_lint.validation.fast import compile_schema
 from penguin_lint.validation.formats import FORMAT_NAMES, make_format_checker
 
 _TYPE_NAMES = {
@@ -45,14 +46,16 @@ def load_schema(name: str) -> Dict[str, Any]:
     return json.loads(_load_schema_text(name))
 
 
-def _full_pattern(validator, pattern, instance, schema):
+def pattern_ok(pattern: str, instance: str) -> bool:
     """``pattern`` as a full match: ``re.search`` with ``$`` accepts a
     trailing newline, which would let ``"my-id\\n"`` pass as an id."""
-    if not validator.is_type(instance, "string"):
-        return
-    if _compiled(pattern).search(instance) is None or (
-        pattern.endswith("$") and instance.endswith("\n")
-    ):
+    if _compiled(pattern).search(instance) is None:
+        return False
+    return not (pattern.endswith("$") and instance.endswith("\n"))
+
+
+def _full_pattern(validator, pattern, instance, schema):
+    if validator.is_type(instance, "string") and not pattern_ok(pattern, instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
@@ -69,6 +72,13 @@ def validator_for(name: str):
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
     return _Validator(schema, format_checker=make_format_checker())
+
+
+@lru_cache(maxsize=None)
+def fast_check_for(name: str):
+    """The compiled yes/no check for a schema (None: always validate fully)."""
+    v = validator_for(name)
+    return compile_schema(v.schema, pattern_ok, v.format_checker)
 
 
 def dotted(path) -> str:
@@ -108,9 +118,10 @@ def validate(doc: Document, schema_name: str) -> List[Problem]:
     if not doc.parsed:
         return []
     out: List[Problem] = []
-    v = validator_for(schema_name)
-    for err in v.iter_errors(doc.data):
-        out.extend(_convert(err, doc))
+    fast = fast_check_for(schema_name)
+    if fast is None or not fast(doc.data):
+        for err in validator_for(schema_name).iter_errors(doc.data):
+            out.extend(_convert(err, doc))
     for path in doc.nonfinite:
         out.append(Problem("PL103", f"'{dotted(path)}' is {doc.get(*path)}, not a finite number",
                            doc.value_pos(path), "write a real number"))
@@ -141,6 +152,8 @@ def _convert(err: ValidationError, doc: Document) -> List[Problem]:
             return []
         props = schema.get("properties", {})
         patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+        # A format that forbids unknown keys (Harbor's) marks the node with x-rule.
+        code = schema.get("x-rule", "PL104")
         out = []
         for key in inst:
             if key in props or any(p.search(key) for p in patterns):
@@ -148,7 +161,7 @@ def _convert(err: ValidationError, doc: Document) -> List[Problem]:
             close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7)
             hint = f"did you mean '{close[0]}'?" if close else None
             label = f"{where}.{key}" if path else key
-            out.append(Problem("PL104", f"unknown field '{label}'", doc.key_pos(path + (key,)), hint))
+            out.append(Problem(code, f"unknown field '{label}'", doc.key_pos(path + (key,)), hint))
         return out
     if kind == "type":
         expected = err.validator_value

@@ -1,0 +1,310 @@
+"""Leaderboard expressions as PL401-PL408 see them.
+
+A leaderboard's ``values`` are trees: a leaf ``{experiment_id, phase, metric}``
+reads ``experiments/<lb>/<experiment_id>/<phase>/summary.yaml``; an operation
+``{op, args, weights}`` combines its args. This module walks those trees,
+resolves leaves to their experiment files and evaluates expressions, once per
+leaderboard and run (the result is kept in ``ctx.cache``), so the eight rules
+share the work.
+
+Shapes follow the schema (``op`` present: an operation, else a leaf). Whatever
+the schema refuses (wrong types, unknown ops, unsafe ids) is reported by the
+schema rules; here it is simply left unresolved, never guessed at and never
+turned into a path.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+
+from penguin_lint.layout import safe_segment
+from penguin_lint.repo import Repository
+from penguin_lint.rules.base import Rule
+
+OPS = ("mean", "sum", "sub", "div", "weighted_mean")
+LABEL_FIELDS = ("harness_name", "model_name", "algorithm")
+DEFAULT_METRIC = "score_mean"
+# The loaders already refuse nesting deeper than 64; this only keeps the
+# recursive walks below safe if that limit ever grows.
+MAX_NESTING = 200
+
+Path_ = Tuple[Any, ...]
+
+
+def number(value) -> Optional[float]:
+    """``value`` as a float if it is a real number (bool is not), else None.
+    An int too large for a float becomes an infinity rather than raising."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def finite(value) -> Optional[float]:
+    """``value`` as a finite float, else None."""
+    f = number(value)
+    return f if f is not None and math.isfinite(f) else None
+
+
+def show(value, limit: int = 60) -> str:
+    """A short quoted rendering of a value from a file, for messages."""
+    text = repr(value) if not isinstance(value, str) else f"'{value}'"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Leaf:
+    """A reference to one experiment's phase summary."""
+
+    def __init__(self, path: Path_, data: dict):
+        self.path = path
+        self.experiment_id = data.get("experiment_id")
+        self.phase = data.get("phase")
+        self.metric = data.get("metric", DEFAULT_METRIC)
+        self.metric_given = "metric" in data
+        # Filled by Expressions.resolve(); None/False means unknown or absent.
+        self.resolved = False
+        self.exp_dir: Optional[str] = None      # set only for a safe experiment id
+        self.exp_exists = False
+        self.meta_path: Optional[str] = None
+        self.meta_exists = False
+        self.meta: Optional[dict] = None         # data of a parsed mapping
+        self.phase_dir: Optional[str] = None     # set only for a safe phase too
+        self.phase_exists = False
+        self.summary_path: Optional[str] = None
+        self.summary_exists = False
+        self.summary: Optional[dict] = None
+
+
+class Operation:
+    def __init__(self, path: Path_, data: dict, args: Optional[List["Node"]]):
+        self.path = path
+        self.op = data.get("op")
+        self.has_weights = "weights" in data
+        self.weights = data.get("weights")
+        self.raw_args = data.get("args")
+        # Parsed args, or None when ``args`` is missing or not a list.
+        self.args = args
+
+
+Node = Union[Leaf, Operation, None]
+
+
+class Expressions:
+    """The parsed ``values`` of one leaderboard, resolved lazily."""
+
+    def __init__(self, ctx, doc, leaderboard: Optional[str], values: list):
+        self.ctx = ctx
+        self.doc = doc
+        self.leaderboard = leaderboard
+        self.tops: List[Node] = [self._parse(v, ("values", i), 0) for i, v in enumerate(values)]
+        self._values: Dict[Path_, Optional[float]] = {}
+
+    # -- structure -------------------------------------------------------------
+    def _parse(self, data, path: Path_, depth: int) -> Node:
+        if not isinstance(data, dict) or depth > MAX_NESTING:
+            return None
+        if "op" in data:
+            raw = data.get("args")
+            args = None
+            if isinstance(raw, list):
+                args = [self._parse(a, path + ("args", i), depth + 1) for i, a in enumerate(raw)]
+            return Operation(path, data, args)
+        return Leaf(path, data)
+
+    def nodes(self, node: Node) -> Iterator[Union[Leaf, Operation]]:
+        """``node`` and everything below it, in document order."""
+        if node is None:
+            return
+        yield node
+        if isinstance(node, Operation) and node.args:
+            for a in node.args:
+                yield from self.nodes(a)
+
+    def leaves(self, node: Node) -> List[Leaf]:
+        return [n for n in self.nodes(node) if isinstance(n, Leaf)]
+
+    def operations(self, node: Node) -> List[Operation]:
+        return [n for n in self.nodes(node) if isinstance(n, Operation)]
+
+    def all_nodes(self) -> Iterator[Union[Leaf, Operation]]:
+        for top in self.tops:
+            yield from self.nodes(top)
+
+    def pos(self, node_or_path, *sub):
+        path = node_or_path.path if isinstance(node_or_path, (Leaf, Operation)) else tuple(node_or_path)
+        return self.doc.value_pos(path + sub)
+
+    def line(self, node) -> int:
+        return self.pos(node).line
+
+    # -- resolution ------------------------------------------------------------
+    def resolve(self, leaf: Leaf) -> Leaf:
+        """Look up the leaf's experiment folder, meta_info.yaml and summary.
+        Ids that are not safe folder names are never joined into a path."""
+        if leaf.resolved:
+            return leaf
+        leaf.resolved = True
+        if self.leaderboard is None:
+            return leaf  # a file linted with --kind: there is no experiments folder to look in
+        exp = Repository.join(leaf.experiment_id)
+        if exp is None:
+            return leaf
+        repo, layout = self.ctx.repo, self.ctx.layout
+        leaf.exp_dir = layout.experiment_dir(self.leaderboard, exp)
+        leaf.exp_exists = repo.is_dir(leaf.exp_dir)
+        if not leaf.exp_exists:
+            return leaf
+        leaf.meta_path = f"{leaf.exp_dir}/meta_info.yaml"
+        leaf.meta_exists = repo.is_file(leaf.meta_path)
+        if leaf.meta_exists:
+            doc = self.ctx.valid_doc(leaf.meta_path)
+            leaf.meta = doc.data if doc is not None else None
+        if safe_segment(leaf.phase):
+            leaf.phase_dir = f"{leaf.exp_dir}/{leaf.phase}"
+            leaf.phase_exists = repo.is_dir(leaf.phase_dir)
+            leaf.summary_path = f"{leaf.phase_dir}/summary.yaml"
+            leaf.summary_exists = repo.is_file(leaf.summary_path)
+            if leaf.summary_exists:
+                doc = self.ctx.valid_doc(leaf.summary_path)
+                leaf.summary = doc.data if doc is not None else None
+        return leaf
+
+    def fields(self, leaf: Leaf) -> Dict[str, Any]:
+        """The label fields known for a leaf: harness_name, model_name and
+        algorithm from its meta_info.yaml, and its phase."""
+        self.resolve(leaf)
+        out: Dict[str, Any] = {}
+        if leaf.meta is not None:
+            for f in LABEL_FIELDS:
+                if f in leaf.meta:
+                    out[f] = leaf.meta[f]
+        if isinstance(leaf.phase, str):
+            out["phase"] = leaf.phase
+        return out
+
+    def n_attempt(self, leaf: Leaf) -> Optional[int]:
+        self.resolve(leaf)
+        n = leaf.summary.get("n_attempt") if leaf.summary is not None else None
+        return n if isinstance(n, int) and not isinstance(n, bool) else None
+
+    def benchmark(self, leaf: Leaf) -> Optional[str]:
+        self.resolve(leaf)
+        b = leaf.meta.get("benchmark_id") if leaf.meta is not None else None
+        return b if isinstance(b, str) else None
+
+    def label(self, top: Node) -> Optional[Tuple[Any, ...]]:
+        """(harness_name, model_name, algorithm, phase) of a top-level
+        expression, or None when a field is unknown or its leaves disagree."""
+        leaves = self.leaves(top)
+        if not leaves:
+            return None
+        out = []
+        for f in LABEL_FIELDS + ("phase",):
+            seen = set()
+            for leaf in leaves:
+                fields = self.fields(leaf)
+                if f not in fields:
+                    return None
+                seen.add(same_key(fields[f]))
+            if len(seen) != 1:
+                return None
+            out.append(seen.pop())
+        return tuple(out)
+
+    # -- evaluation ------------------------------------------------------------
+    def value(self, node: Node) -> Optional[float]:
+        """The number an expression evaluates to, or None when any part is
+        unresolved or invalid (including a division by zero)."""
+        if node is None:
+            return None
+        if node.path in self._values:
+            return self._values[node.path]
+        try:
+            result = self._evaluate(node)
+        except (ArithmeticError, ValueError, TypeError):
+            # Float arithmetic yields inf/nan rather than raising; this is a
+            # backstop so that odd data can never stop the run.
+            result = None
+        self._values[node.path] = result
+        return result
+
+    def _evaluate(self, node) -> Optional[float]:
+        if isinstance(node, Leaf):
+            self.resolve(node)
+            if node.summary is None or not isinstance(node.metric, str):
+                return None
+            return finite(node.summary.get(node.metric))
+        if node.op not in OPS or node.args is None:
+            return None
+        vals = [self.value(a) for a in node.args]
+        if not vals or any(v is None for v in vals):
+            return None
+        op = node.op
+        if op == "sum":
+            return sum(vals)
+        if op == "mean":
+            return sum(vals) / len(vals)
+        if len(vals) != 2 and op in ("sub", "div"):
+            return None
+        if op == "sub":
+            return vals[0] - vals[1]
+        if op == "div":
+            return None if vals[1] == 0 else vals[0] / vals[1]
+        # weighted_mean
+        ws = node.weights
+        if not isinstance(ws, list) or len(ws) != len(vals):
+            return None
+        weights = [number(w) for w in ws]
+        if any(w is None or not w >= 0 for w in weights):
+            return None
+        total = sum(weights)
+        if not total > 0:
+            return None
+        return sum(w * v for w, v in zip(weights, vals)) / total
+
+
+def same_key(value):
+    """A hashable key under which equal label values compare equal (a string
+    as itself; anything else by type and repr, so NaN equals NaN and a list
+    can be compared at all)."""
+    if isinstance(value, str):
+        return value
+    return (type(value).__name__, repr(value))
+
+
+def expressions(subject, ctx) -> Optional[Expressions]:
+    """The leaderboard's expressions, built once per run; None when the file
+    did not load or has no list of values (other rules report that)."""
+    key = ("leaderboard-expressions", subject.path)
+    if key in ctx.cache:
+        return ctx.cache[key]
+    result = None
+    doc = ctx.valid_doc(subject.path)
+    if doc is not None and isinstance(doc.data.get("values"), list):
+        result = Expressions(ctx, doc, subject.groups.get("leaderboard"), doc.data["values"])
+    ctx.cache[key] = result
+    return result
+
+
+class LeaderboardRule(Rule):
+    """Base of the rules that read a leaderboard together with the
+    experiments it references."""
+
+    kinds = ("leaderboard",)
+
+    def affected_by(self, changed, ctx):
+        # Anything under experiments/<lb>/ (added, edited or deleted) can change
+        # how leaderboards/<lb>/leaderboard.yaml resolves. Only the path is
+        # looked at: pull-request mode calls this for every changed path.
+        root = ctx.layout.roots["experiments"]
+        if changed == root:
+            # The whole experiments folder: every leaderboard (one cached listing).
+            for lb in ctx.repo.subdirs(ctx.layout.roots["leaderboards"]):
+                yield ctx.layout.leaderboard_file(lb)
+            return
+        if changed.startswith(root + "/"):
+            lb = changed[len(root) + 1:].split("/", 1)[0]
+            if safe_segment(lb):
+                yield ctx.layout.leaderboard_file(lb)

@@ -1,0 +1,81 @@
+"""PL304 unknown-source: an attempt record's source is not a task of the benchmark."""
+from penguin_lint.layout import ATTEMPT_RE, safe_segment
+from penguin_lint.rules.base import Rule
+from penguin_lint.rules.pl307_unknown_benchmark import changed_benchmark, closest, experiments_using
+
+
+def attempt_files(ctx, exp_dir):
+    for phase in ctx.repo.subdirs(exp_dir):
+        if phase.startswith("."):
+            continue
+        for fname in ctx.repo.files(f"{exp_dir}/{phase}"):
+            if ATTEMPT_RE.match(fname):
+                yield f"{exp_dir}/{phase}/{fname}"
+
+
+class UnknownSource(Rule):
+    """
+    Each record of an attempt's ``results`` scores one task, named by
+    ``source``: the task folder ``packages/<benchmark_id>/<source>/`` of
+    the benchmark the experiment's ``meta_info.yaml`` names. A source that
+    is no such folder is a typo or a task that was renamed or removed, and
+    the attempt's score then counts a question the benchmark does not have.
+    The check is skipped when ``meta_info.yaml`` is missing or invalid, or
+    the benchmark has no package (PL301, PL307).
+    """
+
+    code = "PL304"
+    name = "unknown-source"
+    summary = "an attempt record's `source` is not a task of the benchmark"
+    kinds = ("attempt",)
+    bad = ("experiments/lb/exp-1/test/attempt-1.yaml",
+           "score: 85.0\nresults:\n  - source: CASE-002-race-in-cache-evicton   # typo\n    score: 85.0\n")
+    good = ("experiments/lb/exp-1/test/attempt-1.yaml",
+            "score: 85.0\nresults:\n  - source: CASE-002-race-in-cache-eviction\n    score: 85.0\n")
+
+    def check(self, subject, ctx):
+        g = subject.groups
+        if any(v.startswith(".") for v in g.values()):
+            return
+        exp_dir = ctx.layout.experiment_dir(g["leaderboard"], g["experiment"])
+        meta = ctx.valid_doc(f"{exp_dir}/meta_info.yaml")
+        if meta is None:
+            return
+        bid = meta.data.get("benchmark_id")
+        if not safe_segment(bid):
+            return
+        pkg = ctx.layout.package_dir(ctx.repo.join(bid))
+        if not ctx.repo.is_dir(pkg):
+            return  # PL307's
+        doc = ctx.valid_doc(subject.path)
+        if doc is None or not isinstance(doc.data.get("results"), list):
+            return
+        tasks = [t for t in ctx.repo.subdirs(pkg) if not t.startswith(".")]
+        known = set(tasks)
+        for i, rec in enumerate(doc.data["results"]):
+            source = rec.get("source") if isinstance(rec, dict) else None
+            if not safe_segment(source) or source in known:
+                continue  # a non-string or unsafe source is the schema's (PL102/PL202)
+            near = closest(source, tasks)
+            if near is not None:
+                hint = f"did you mean '{near}'?"
+            elif tasks:
+                more = ", ..." if len(tasks) > 8 else ""
+                hint = f"tasks of {bid}: {', '.join(tasks[:8])}{more}"
+            else:
+                hint = f"{pkg}/ has no task folders"
+            yield self.finding(subject, f"source '{source}' is not a task of benchmark '{bid}' "
+                                        f"({pkg}/{source}/ does not exist)",
+                               pos=doc.value_pos(("results", i, "source")), hint=hint)
+
+    def affected_by(self, changed, ctx):
+        kind = ctx.layout.classify_file(changed)
+        if kind is not None and kind[0] == "meta_info":
+            # another benchmark_id: every attempt of the experiment is judged anew
+            yield from attempt_files(ctx, changed.rpartition("/")[0])
+            return
+        b = changed_benchmark(changed, ctx)
+        if b is not None:
+            # a task folder added, renamed or deleted
+            for exp_dir in experiments_using(ctx, b):
+                yield from attempt_files(ctx, exp_dir)

@@ -1,0 +1,84 @@
+"""PL405 bad-operation: wrong arity, bad or missing `weights`."""
+from penguin_lint.rules._expressions import OPS, LeaderboardRule, Operation, expressions, number
+
+ARITY_HINT = {
+    "sub": "sub computes args[0] - args[1]: give it exactly two args",
+    "div": "div computes args[0] / args[1]: give it exactly two args",
+}
+
+
+class BadOperation(LeaderboardRule):
+    """An operation ``{op, args}`` combines expressions: ``sub`` and ``div``
+    take exactly two args; ``mean`` and ``sum`` at least one;
+    ``weighted_mean`` takes ``weights``, one non-negative number per arg,
+    with a positive sum (the result is divided by it). ``weights`` on any
+    other operation would be ignored, so it is reported too, as is an ``op``
+    that is not one of mean, sum, sub, div, weighted_mean.
+    """
+
+    code = "PL405"
+    name = "bad-operation"
+    summary = "wrong arity, bad or missing `weights`"
+    bad = ("leaderboards/code-eval/leaderboard.yaml",
+           "values:\n"
+           "  - op: weighted_mean\n"
+           "    weights: [2, 1, 1]\n"
+           "    args:\n"
+           "      - { experiment_id: code-review-baseline, phase: test }\n"
+           "      - { experiment_id: sql-puzzles-baseline, phase: test }\n")
+    good = ("leaderboards/code-eval/leaderboard.yaml",
+            "values:\n"
+            "  - op: weighted_mean\n"
+            "    weights: [2, 1]\n"
+            "    args:\n"
+            "      - { experiment_id: code-review-baseline, phase: test }\n"
+            "      - { experiment_id: sql-puzzles-baseline, phase: test }\n")
+
+    def check(self, subject, ctx):
+        # The schema tags an `op` outside its enum with this rule's code.
+        for p in ctx.schema_problems(subject):
+            if p.code == self.code:
+                yield self.from_problem(subject, p)
+        ex = expressions(subject, ctx)
+        if ex is None:
+            return
+        for node in ex.all_nodes():
+            if not isinstance(node, Operation) or node.op not in OPS:
+                continue
+            for message, hint in self._problems(node):
+                yield self.finding(subject, message, pos=ex.pos(node), hint=hint)
+
+    @staticmethod
+    def _problems(node):
+        op = node.op
+        n = len(node.args) if node.args is not None else None  # None: PL101/PL102 report args
+        if n is not None:
+            if op in ("sub", "div") and n != 2:
+                yield f"'{op}' takes exactly 2 args, got {n}", ARITY_HINT[op]
+            elif op in ("mean", "sum", "weighted_mean") and n == 0:
+                yield f"'{op}' needs at least one arg", "add the expressions to combine, or remove the value"
+        if op != "weighted_mean":
+            if node.has_weights:
+                yield (f"'weights' is given on '{op}', which ignores it",
+                       "use op: weighted_mean, or remove weights")
+            return
+        if not node.has_weights:
+            yield ("'weighted_mean' needs 'weights', one per arg",
+                   "add weights: [w1, w2, ...], or use op: mean for equal weights")
+            return
+        ws = node.weights
+        if not isinstance(ws, list):
+            return  # PL102
+        if n is not None and len(ws) != n:
+            yield (f"'weighted_mean' has {len(ws)} weight{'s' if len(ws) != 1 else ''} "
+                   f"for {n} arg{'s' if n != 1 else ''}", "give exactly one weight per arg, in the same order")
+        values = [number(w) for w in ws]
+        negative = [i for i, w in enumerate(values) if w is not None and w < 0]
+        for i in negative:
+            yield f"weight {i + 1} of 'weighted_mean' is negative ({ws[i]})", "weights are non-negative"
+        # Not numbers or not finite: PL102/PL103. Otherwise the sum must be positive.
+        if values and not negative and all(w is not None for w in values) and n != 0:
+            total = sum(values)
+            if total == 0:
+                yield ("the weights of 'weighted_mean' sum to 0",
+                       "the result is divided by the sum of the weights: give at least one positive weight")
