@@ -59,8 +59,10 @@ def fail(message: str) -> "click.exceptions.Exit":
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True, path_type=str),
               help="Write the report to this file instead of standard output.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
+              help="Worker processes for --all (default: one per core on large repositories).")
 @click.version_option(__version__, "--version", prog_name="penguin-lint")
-def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output):
+def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
@@ -113,8 +115,14 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
 
     try:
         if all_:
-            result = engine.run_all()
+            result = engine.run_all(jobs=jobs)
         elif rel_paths and not diff_base:
+            from penguin_lint.gitscope import in_work_tree
+
+            if in_work_tree(root):
+                # Paths in a work tree are what is about to be committed (the
+                # pre-commit hook): PL501 compares them with HEAD.
+                engine.ctx.options["diff_base"] = "HEAD"
             result = engine.run_paths(rel_paths)
         else:
             from penguin_lint.gitscope import GitError, changed_paths

@@ -49,6 +49,12 @@ class Context:
             return None
         return doc
 
+    def reset(self) -> None:
+        """Drop every document and cached result (listings stay)."""
+        self.repo.forget("")
+        self._schema.clear()
+        self.cache.clear()
+
     def forget(self, prefix: str) -> None:
         self.repo.forget(prefix)
         for key in [k for k in self._schema if k.startswith(prefix)]:

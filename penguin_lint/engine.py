@@ -9,7 +9,8 @@ findings about files missing from the touched folders.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Set
+import os
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.config import Config, matches_any
 from penguin_lint.context import Context
@@ -101,14 +102,90 @@ class Engine:
         return out
 
     # -- runs -----------------------------------------------------------------
-    def run_all(self) -> Result:
+    def run_all(self, jobs: Optional[int] = None) -> Result:
+        """Every subject of the repository, unit by unit.
+
+        A unit is a folder whose checks read (almost) nothing outside it: one
+        package, one data folder, or one leaderboard with its experiments.
+        Units are checked one at a time with their documents dropped after
+        each, which keeps memory flat, and spread over worker processes when
+        there are enough of them to pay for the start-up.
+        """
         findings: List[Finding] = []
-        files = 0
-        for s in self.all_subjects():
+        files = loads = 0
+        units: List[Tuple[str, ...]] = []
+        for s in self._top_subjects(units):
             if not s.is_dir and s.kind != "file":
                 files += 1
             findings.extend(self.check(s))
-        return self._finish(findings, files)
+        loads = self.repo.loads
+        self.ctx.reset()
+        if jobs is None:
+            jobs = default_jobs(len(units))
+        if jobs > 1:
+            try:
+                results = _run_parallel(self, units, jobs)
+            except _NoParallel:
+                results = None
+        else:
+            results = None
+        if results is None:
+            results = (self.run_unit(u) for u in units)
+        for unit_findings, unit_files, unit_loads in results:
+            findings.extend(unit_findings)
+            files += unit_files
+            loads += unit_loads
+        result = self._finish(findings, files)
+        result.loads = loads
+        return result
+
+    def _top_subjects(self, units: List[Tuple[str, ...]]) -> Iterable[Subject]:
+        """The subjects above the units (repository, top folders and files
+        directly in them), collecting the units on the way."""
+        repo = self.repo
+        yield Subject("", "repo", {}, True)
+        lb_root = self.repo.layout.roots["leaderboards"]
+        exp_root = self.repo.layout.roots["experiments"]
+        paired: Dict[str, List[str]] = {}
+        for top in repo.walk_roots():
+            if top and not repo.is_dir(top):
+                continue
+            if top:
+                yield self.subject(top, True)
+            ents = repo.entries(top) or {}
+            for name in sorted(ents):
+                e = ents[name]
+                path = f"{top}/{name}" if top else name
+                if e.is_symlink:
+                    continue
+                if e.is_file:
+                    yield self.subject(path, False)
+                elif e.is_dir and name != ".git":
+                    if top in (lb_root, exp_root):
+                        # a leaderboard and its experiments read each other
+                        paired.setdefault(name, []).append(path)
+                    else:
+                        units.append((path,))
+        units.extend(tuple(v) for _, v in sorted(paired.items()))
+
+    def run_unit(self, unit: Tuple[str, ...]) -> Tuple[List[Finding], int, int]:
+        findings: List[Finding] = []
+        files = 0
+        before = self.repo.loads
+        for top in unit:
+            subjects = [self.subject(top, True)]
+            for path, entry in self.repo.walk(top):
+                if entry.is_symlink:
+                    continue
+                if entry.is_dir or entry.is_file:
+                    subjects.append(self.subject(path, entry.is_dir))
+            for s in subjects:
+                if not s.is_dir and s.kind != "file":
+                    files += 1
+                findings.extend(self.check(s))
+        loads = self.repo.loads - before
+        self.ctx.reset()
+        return findings, files, loads
 
     def run_paths(self, changed: Iterable[str]) -> Result:
         """Lint what ``changed`` (repository paths, existing or deleted) touches."""
@@ -184,3 +261,66 @@ class Engine:
             out.append(f)
         out.sort(key=Finding.sort_key)
         return Result(out, files, self.repo.loads)
+
+
+# -- parallel --all ------------------------------------------------------------
+# Below this many units a second process costs more than it saves.
+PARALLEL_MIN_UNITS = 24
+
+
+class _NoParallel(Exception):
+    pass
+
+
+def default_jobs(units: int) -> int:
+    env = os.environ.get("PENGUIN_LINT_JOBS")
+    if env and env.isdigit() and int(env) > 0:
+        return int(env)
+    if units < PARALLEL_MIN_UNITS:
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 8))
+
+
+_WORKER_ENGINE: Optional["Engine"] = None
+
+
+def _worker_init(engine: "Engine") -> None:
+    global _WORKER_ENGINE
+    _WORKER_ENGINE = engine
+
+
+def _worker_run(unit):
+    try:
+        return _WORKER_ENGINE.run_unit(unit)
+    except ToolError as e:
+        return e
+
+
+def _run_parallel(engine: "Engine", units, jobs: int):
+    import multiprocessing
+
+    try:
+        # fork: workers inherit the imported modules and the engine as they
+        # are, which is what keeps start-up cheap.
+        mp = multiprocessing.get_context("fork")
+    except ValueError:
+        raise _NoParallel from None
+    # Big units first, so that no worker is left with a large one at the end.
+    order = sorted(units, key=lambda u: -_unit_weight(engine.repo, u))
+    pool = mp.Pool(processes=jobs, initializer=_worker_init, initargs=(engine,))
+    try:
+        for item in pool.imap_unordered(_worker_run, order, chunksize=1):
+            if isinstance(item, ToolError):
+                raise item
+            yield item
+    finally:
+        pool.terminate()
+
+
+def _unit_weight(repo: Repository, unit) -> int:
+    return sum(len(repo.entries(top) or ()) * (10 if "/" in top and top.startswith(repo.layout.roots["experiments"]) else 1)
+               for top in unit)

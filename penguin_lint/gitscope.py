@@ -131,8 +131,9 @@ class GitRepo:
     def diff(self, commit: str) -> List[Tuple[str, str, Optional[str]]]:
         """(status letter, path, old path for renames and copies) of the
         working tree against ``commit``, top-relative."""
-        raw = self.run("diff", "--name-status", "-z", "-M", "--no-color", "--no-ext-diff",
-                       "--no-relative", "--ignore-submodules=none", commit, "--")[1]
+        # Run at the top of the work tree: names are top-relative whatever
+        # diff.relative says.
+        raw = self.run("diff", "--name-status", "-z", "-M", "--no-color", "--no-ext-diff", commit, "--")[1]
         parts = raw.split(b"\0")
         out: List[Tuple[str, str, Optional[str]]] = []
         i = 0
@@ -149,19 +150,17 @@ class GitRepo:
         return out
 
     def untracked(self) -> List[str]:
-        raw = self.run("ls-files", "--others", "--exclude-standard", "-z", "--full-name", "--", ":/")[1]
+        raw = self.run("ls-files", "--others", "--exclude-standard", "-z")[1]
         return [os.fsdecode(p).rstrip("/") for p in raw.split(b"\0") if p]
 
     def index_files(self) -> List[str]:
-        raw = self.run("ls-files", "-z", "--full-name", "--", ":/")[1]
+        raw = self.run("ls-files", "-z")[1]
         return [os.fsdecode(p) for p in raw.split(b"\0") if p]
 
-    def blob(self, commit: str, top_path: str) -> Optional[bytes]:
-        """Content of ``top_path`` at ``commit``, or None when it is not a file there."""
-        sha = self.rev(f"{commit}:{top_path}^{{blob}}")
-        if sha is None:
-            return None
-        return self.run("cat-file", "blob", sha)[1]
+    def cat(self, obj: str) -> Optional[bytes]:
+        """Content of the blob ``obj``; None when it is not a blob (a folder)."""
+        status, out = self.run("cat-file", "blob", obj, ok_codes=(0, 128))
+        return out if status == 0 else None
 
     # -- names -----------------------------------------------------------------
     def to_root(self, top_path: str) -> Optional[str]:
@@ -210,26 +209,22 @@ class BaseTree:
             self.commit = self.git.merge_base(label, sha)
         self._renamed_from: Optional[Dict[str, str]] = None
 
-    def old_path(self, rel: str) -> Optional[str]:
-        """The name ``rel`` had at the base: itself if it existed, the source
-        of a detected rename or copy, else None (the file is new)."""
+    def _blob(self, top: str) -> Optional[str]:
+        # "<commit>:<path>" takes the rest literally as the path, so no ^{blob}.
+        return self.git.rev(f"{self.commit}:{top}")
+
+    def read(self, rel: str) -> Optional[bytes]:
+        """The base content of the file now at ``rel`` (following a rename
+        back to its old name), or None when the change adds it."""
         if self.commit is None:
             return None
         top = self.git.to_top(rel)
-        if self.git.rev(f"{self.commit}:{top}^{{blob}}") is not None:
-            return rel
-        if self._renamed_from is None:
-            self._renamed_from = {}
-            for status, path, old in self.git.diff(self.commit):
-                if status == "R" and old is not None:
-                    self._renamed_from[path] = old
-        old = self._renamed_from.get(top)
-        return self.git.to_root(old) if old is not None else None
-
-    def read(self, rel: str) -> Optional[bytes]:
-        """The base content of the file now at ``rel`` (following a rename),
-        or None when the change adds it."""
-        old = self.old_path(rel)
-        if old is None:
-            return None
-        return self.git.blob(self.commit, self.git.to_top(old))
+        blob = self._blob(top)
+        if blob is None:
+            if self._renamed_from is None:
+                self._renamed_from = {
+                    path: old for status, path, old in self.git.diff(self.commit)
+                    if status == "R" and old is not None}
+            old = self._renamed_from.get(top)
+            blob = self._blob(old) if old is not None else None
+        return self.git.cat(blob) if blob is not None else None

@@ -112,6 +112,9 @@ class Repository:
 
     def forget(self, prefix: str) -> None:
         """Drop cached documents under ``prefix`` (keeps memory flat on big runs)."""
+        if not prefix:
+            self._docs.clear()
+            return
         for key in [k for k in self._docs if k.startswith(prefix)]:
             del self._docs[key]
 

@@ -265,3 +265,9 @@ def test_pl207_unpaired_split(repo):
     assert (f["path"], f["line"], f["severity"]) == ("packages/bench-train/benchmark_config.toml", 1, "warning")
     root2 = repo({"packages/bench-test/benchmark_config.toml": GOOD_BENCH.replace('"bench-a"', '"bench-test"')})
     assert "PL207" not in lint(root2, "--all").codes()
+
+
+def test_pl102_yaml11_exponent_is_text_hint(repo):
+    run = lint(repo({SUMMARY: "n_attempt: 2\nscore_mean: 5e1\nscore_std: 0.0\n"}), "--all")
+    [f] = [f for f in run.findings if f["code"] == "PL102"]
+    assert f["line"] == 2 and "YAML 1.1 reads 5e1 as text" in f["hint"]

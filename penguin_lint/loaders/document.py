@@ -61,7 +61,7 @@ class Document:
         while True:
             pos = self._values.get(path) or self._keys.get(path)
             if pos is not None:
-                return pos
+                return pos if type(pos) is Position else mark_position(pos)
             if not path:
                 return Position(1, 1)
             path = path[:-1]
@@ -70,7 +70,9 @@ class Document:
         """Where the key naming ``path`` is (falls back to the value)."""
         self._ensure_index()
         pos = self._keys.get(tuple(path))
-        return pos if pos is not None else self.value_pos(path)
+        if pos is None:
+            return self.value_pos(path)
+        return pos if type(pos) is Position else mark_position(pos)
 
     def get(self, *path, default=None):
         """Safe lookup of a nested value; ``default`` on any mismatch."""
@@ -87,6 +89,12 @@ class Document:
             else:
                 return default
         return cur
+
+
+def mark_position(marks) -> Position:
+    """(start mark, end mark) of libyaml -> 1-based Position."""
+    s, e = marks
+    return Position(s.line + 1, s.column + 1, e.line + 1, e.column + 1)
 
 
 class LineIndex:

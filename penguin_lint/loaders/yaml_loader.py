@@ -8,6 +8,8 @@ depth limit (libyaml's own composer recurses in C and crashes on deep input).
 """
 from __future__ import annotations
 
+import re
+
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.events import (
@@ -18,7 +20,7 @@ from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
 from penguin_lint.findings import Position, Problem
-from penguin_lint.loaders.document import MAX_DEPTH, Document
+from penguin_lint.loaders.document import MAX_DEPTH, Document, mark_position
 
 try:  # the C parser is ~10x faster; fall back only where libyaml is missing
     _Loader = yaml.CSafeLoader
@@ -33,6 +35,9 @@ _SAFE_TAGS = {_T + n for n in ("str", "int", "float", "bool", "null", "timestamp
 _RESOLVERS = Resolver.yaml_implicit_resolvers
 _constructor = SafeConstructor()
 _INF = float("inf")
+_NUMERIC_START = frozenset("0123456789+-.")
+_DEC_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\Z")
+_DEC_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\Z")
 
 
 def _resolve_plain(value: str) -> str:
@@ -45,6 +50,12 @@ def _resolve_plain(value: str) -> str:
 
 
 def _construct(tag: str, value: str):
+    # Plain decimal numbers are nearly all numbers in data files: convert
+    # them directly; YAML 1.1's other spellings go through PyYAML.
+    if tag == INT and _DEC_INT.match(value):
+        return int(value)
+    if tag == FLOAT and _DEC_FLOAT.match(value):
+        return float(value)
     node = ScalarNode(tag, value)
     if tag == INT:
         return _constructor.construct_yaml_int(node)
@@ -62,6 +73,12 @@ def _construct(tag: str, value: str):
 def _pos(ev) -> Position:
     s, e = ev.start_mark, ev.end_mark
     return Position(s.line + 1, s.column + 1, e.line + 1, e.column + 1)
+
+
+def _marks(ev):
+    # The index keeps libyaml's marks as they come; Document turns them into
+    # positions only for the few values a finding points at.
+    return (ev.start_mark, ev.end_mark)
 
 
 def load_yaml(text: str, path: str) -> Document:
@@ -127,8 +144,7 @@ def load_yaml(text: str, path: str) -> Document:
                 frame = stack.pop()
                 start = values.get(frame[1])
                 if start is not None:
-                    values[frame[1]] = Position(start.line, start.column,
-                                                ev.end_mark.line + 1, ev.end_mark.column + 1)
+                    values[frame[1]] = (start[0], ev.end_mark)
                 continue
             elif cls is AliasEvent:
                 problem("PL003", f"alias '*{ev.anchor}' in a data file (not expanded)", ev,
@@ -153,7 +169,7 @@ def load_yaml(text: str, path: str) -> Document:
             if not stack:
                 root = value
                 vpath = ()
-                values[vpath] = _pos(ev)
+                values[vpath] = _marks(ev)
             else:
                 frame = stack[-1]
                 parent = frame[0]
@@ -162,7 +178,7 @@ def load_yaml(text: str, path: str) -> Document:
                         # This event is a key.
                         if cls is not ScalarEvent:
                             problem("PL001", "a mapping key must be a plain value", ev)
-                            frame[3] = ("\0complex", _pos(ev))
+                            frame[3] = ("\0complex", _marks(ev))
                             if cls is not AliasEvent:
                                 # swallow the complex key's children
                                 stack.append([value, frame[1] + ("\0complex",), cls is MappingStartEvent, None, {}])
@@ -170,19 +186,19 @@ def load_yaml(text: str, path: str) -> Document:
                         if tag == MERGE and plain:
                             problem("PL003", "merge key '<<' in a data file", ev,
                                     "write the merged keys out")
-                        frame[3] = (ev.value, _pos(ev))
+                        frame[3] = (ev.value, _marks(ev))
                         continue
                     key, kpos = frame[3]
                     frame[3] = None
                     vpath = frame[1] + (key,)
                     seen = frame[4]
                     if key in seen:
-                        first = seen[key]
+                        first = mark_position(seen[key])
                         problems.append(Problem(
                             "PL002",
                             f"duplicate key '{key}' (first defined on line {first.line}); "
                             "the last one wins",
-                            kpos,
+                            mark_position(kpos),
                             "remove one of them",
                         ))
                     else:
@@ -193,8 +209,11 @@ def load_yaml(text: str, path: str) -> Document:
                 else:
                     vpath = frame[1] + (len(parent),)
                     parent.append(value)
-                values[vpath] = _pos(ev)
-            if plain and tag is not None and tag != STR:
+                values[vpath] = _marks(ev)
+            if plain and tag == STR and ev.value[:1] in _NUMERIC_START and cls is ScalarEvent:
+                # YAML 1.1 reads 1e3 as text: remember it for the hint
+                implicit[vpath] = ("str", ev.value)
+            elif plain and tag is not None and tag != STR:
                 implicit[vpath] = (tag[len(_T):], ev.value)
                 if tag == FLOAT and value != value or value in (_INF, -_INF):
                     doc.nonfinite.append(vpath)

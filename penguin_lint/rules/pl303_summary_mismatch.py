@@ -1,5 +1,6 @@
 """PL303 summary-mismatch: score_mean, score_std or totals disagree with the attempts."""
 import math
+from decimal import Decimal
 
 from penguin_lint.rules.base import Rule
 from penguin_lint.rules.pl302_attempt_numbering import n_attempt_of
@@ -23,9 +24,10 @@ def _as_float(v):
 
 
 def _fmt(x):
-    if isinstance(x, int):
-        # str() of a very long int raises ValueError past Python's digit limit.
-        return str(x) if x.bit_length() < 200 else f"an integer of about {int(x.bit_length() * 0.30103)} digits"
+    if isinstance(x, int) and x.bit_length() >= 200:
+        # Sixty-odd digits say nothing more, and str() of a very long int
+        # raises ValueError past Python's digit limit; Decimal has no limit.
+        return format(Decimal(x), ".9e")
     return repr(x)
 
 
@@ -138,7 +140,9 @@ class SummaryMismatch(Rule):
                     continue
                 try:
                     total = math.fsum(floats)
-                except OverflowError:
+                except (OverflowError, ValueError):
+                    continue
+                if not math.isfinite(total):
                     continue
             yield from self._compare(subject, doc, key, total,
                                      lambda want, key=key: f"the {n} attempts' {key} add up to {want}")
@@ -151,10 +155,14 @@ class SummaryMismatch(Rule):
         if ok is None or ok:
             return
         shown_have, shown_want = _fmt_pair(have, want)
-        exact = format(want, ".10g") if isinstance(want, float) else _fmt(want)
+        if isinstance(want, float):
+            hint = f"set {key} to {format(want, '.10g')}, or fix the attempt files"
+        elif want.bit_length() < 200:
+            hint = f"set {key} to {want}, or fix the attempt files"
+        else:
+            hint = f"recompute {key} from the attempt files"
         yield self.finding(subject, f"{key} is {shown_have} but {explain(shown_want)}",
-                           pos=doc.value_pos((key,)),
-                           hint=f"set {key} to {exact}, or fix the attempt files")
+                           pos=doc.value_pos((key,)), hint=hint)
 
     def affected_by(self, changed, ctx):
         # The summary of a phase is judged against its attempt files.

@@ -180,7 +180,11 @@ def _convert(err: ValidationError, doc: Document) -> List[Problem]:
         elif isinstance(inst, str) and ("number" in expected or "integer" in expected):
             try:
                 float(inst)
-                hint = "write the number without quotes"
+                if imp is not None and imp[0] == "str":
+                    hint = (f"YAML 1.1 reads {imp[1]} as text, not a number; "
+                            "write it with a decimal point (1.0e+3) or in full (1000)")
+                else:
+                    hint = "write the number without quotes"
             except ValueError:
                 pass
         return [Problem("PL102", f"'{where}' must be {names}, not {_json_type(inst)}",

@@ -1,0 +1,96 @@
+"""SARIF 2.1.0 for code scanning: one rule entry per code, one result per finding."""
+from __future__ import annotations
+
+import hashlib
+import json
+from urllib.parse import quote
+
+from penguin_lint import __version__
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _level(severity: str) -> str:
+    return "error" if severity == "error" else "warning"
+
+
+def _uri(path: str) -> str:
+    # A relative URI reference: spaces and non-ASCII characters are
+    # percent-encoded (file names that are not UTF-8 keep their bytes).
+    return quote(path.encode("utf-8", "surrogateescape"), safe="/")
+
+
+def _rule_entry(code: str, rule=None, finding=None) -> dict:
+    if rule is None:
+        # A code without a registered rule still needs its entry.
+        return {"id": code, "name": finding.name if finding else code,
+                "shortDescription": {"text": finding.name if finding else code},
+                "defaultConfiguration": {"level": _level(finding.severity if finding else "error")}}
+    doc = rule.doc() or rule.summary
+    entry = {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary or rule.name},
+        "fullDescription": {"text": doc},
+        "defaultConfiguration": {"level": _level(rule.severity)},
+        "help": {"text": f"{doc}\n\nExplain locally: penguin-lint rules {rule.code}"},
+        "properties": {"tags": ["penguin-lint"]},
+    }
+    return entry
+
+
+def _result(f, index: int) -> dict:
+    text = f.message + (f"\nhint: {f.hint}" if f.hint else "")
+    res = {
+        "ruleId": f.code,
+        "ruleIndex": index,
+        "level": _level(f.severity),
+        "message": {"text": text},
+        # Stable across line moves: the same problem in the same file is the same alert.
+        "partialFingerprints": {
+            "penguinLint/v1": hashlib.sha256(
+                "\0".join((f.code, f.path, f.message)).encode("utf-8", "surrogateescape")).hexdigest(),
+        },
+    }
+    if f.path:
+        phys = {"artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"}}
+        if f.line is not None:
+            region = {"startLine": int(f.line)}
+            if f.column is not None:
+                region["startColumn"] = int(f.column)
+            if f.end_line is not None:
+                region["endLine"] = int(f.end_line)
+            if f.end_column is not None and f.column is not None:
+                region["endColumn"] = int(f.end_column)
+            phys["region"] = region
+        res["locations"] = [{"physicalLocation": phys}]
+    return res
+
+
+def build(result, rules=None) -> dict:
+    rules = rules or {}
+    codes = sorted(set(rules) | {f.code for f in result.findings})
+    first = {}
+    for f in result.findings:
+        first.setdefault(f.code, f)
+    entries = [_rule_entry(c, rules.get(c), first.get(c)) for c in codes]
+    index = {c: i for i, c in enumerate(codes)}
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "penguin-lint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": entries,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": [_result(f, index[f.code]) for f in result.findings],
+        }],
+    }
+
+
+def report(result, stream, rules=None, **_):
+    json.dump(build(result, rules), stream, indent=2, ensure_ascii=True)
+    stream.write("\n")

@@ -1,0 +1,311 @@
+"""Harbor Hub leaderboards, as PL601–PL607 read them (a helper, not a rule).
+
+A definition (``harbor hub leaderboard create --config``) declares two JSON
+Schemas, ``metadata_schema`` and ``metrics_schema``; columns and rank rules
+name values of a row as ``metadata.<property>`` / ``metrics.<property>``. A
+rows file (``--rows``, ``row create --config``) holds rows whose metadata and
+metrics Harbor's server validates against those schemas after upload.
+"""
+from __future__ import annotations
+
+import re
+import uuid
+import warnings
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+import jsonschema
+import referencing
+import referencing.exceptions
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+from jsonschema_specifications import REGISTRY as _META_SCHEMAS
+from referencing.jsonschema import DRAFT202012, UnknownDialect, specification_with
+
+from penguin_lint.validation.formats import make_format_checker
+from penguin_lint.validation.schema import dotted, show
+
+DEFINITION_KIND = "harbor_leaderboard"
+ROWS_KIND = "harbor_rows"
+DEFINITION_NAMES = ("leaderboard.yaml", "leaderboard.yml", "leaderboard.json")
+ACCESSOR_RE = re.compile(r"(metadata|metrics)\.([A-Za-z0-9_.-]+)\Z")
+SECTIONS = (("metadata", "metadata_schema"), ("metrics", "metrics_schema"))
+SCHEMA_KEY = dict(SECTIONS)
+
+Path_ = Tuple[Any, ...]
+
+
+# -- accessors ------------------------------------------------------------------
+def parse_accessor(value) -> Optional[Tuple[str, str]]:
+    """``metrics.pass.at.1`` -> ("metrics", "pass.at.1"): Harbor reads one
+    property of the row's metadata or metrics and never descends further."""
+    if not isinstance(value, str):
+        return None
+    m = ACCESSOR_RE.match(value)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def accessors(data: dict, rank_only: bool = False) -> Iterator[Tuple[Path_, str, str]]:
+    """(path, accessor, what) for every accessor of a definition."""
+    if not rank_only:
+        columns = data.get("columns")
+        for i, col in enumerate(columns if isinstance(columns, list) else ()):
+            if not isinstance(col, dict):
+                continue
+            cid = col.get("id")
+            label = f"column '{cid}'" if isinstance(cid, str) else f"column {i + 1}"
+            for key in ("accessor", "display_accessor"):
+                if isinstance(col.get(key), str):
+                    yield ("columns", i, key), col[key], f"{label} {key}"
+    rules = data.get("rank_by")
+    for i, rule in enumerate(rules if isinstance(rules, list) else ()):
+        if isinstance(rule, dict) and isinstance(rule.get("accessor"), str):
+            yield ("rank_by", i, "accessor"), rule["accessor"], f"rank rule {i + 1}"
+
+
+def schema_properties(schema) -> Optional[Tuple[Dict[str, Any], List[str]]]:
+    """The properties a row schema declares, and its property-name patterns;
+    None when that cannot be told without resolving references."""
+    if not isinstance(schema, dict):
+        return None
+    if "$ref" in schema or "$dynamicRef" in schema or "$recursiveRef" in schema:
+        return None
+    props: Dict[str, Any] = {}
+    patterns: List[str] = []
+    branches = [schema]
+    for key in ("allOf", "anyOf", "oneOf"):
+        if isinstance(schema.get(key), list):
+            branches += [b for b in schema[key] if isinstance(b, dict)]
+    for b in branches:
+        if b is not schema and ("$ref" in b or "$dynamicRef" in b):
+            return None
+        if isinstance(b.get("properties"), dict):
+            for name, sub in b["properties"].items():
+                props.setdefault(name, sub)
+        if isinstance(b.get("patternProperties"), dict):
+            patterns += [p for p in b["patternProperties"] if isinstance(p, str)]
+    return props, patterns
+
+
+def matches_pattern(name: str, patterns: List[str]) -> bool:
+    for p in patterns:
+        try:
+            if re.search(p, name):
+                return True
+        except re.error:
+            continue  # an invalid pattern is PL604's finding
+    return False
+
+
+# -- which files belong together ----------------------------------------------
+def _folder(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
+def _join(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
+
+
+def definition_for(rows_path: str, ctx) -> Optional[str]:
+    """The definition a rows file is checked against: ``--definition FILE``,
+    else ``leaderboard.yaml``/``.yml``/``.json`` beside it, else the one file
+    beside it that ``[kinds]`` maps to a Harbor definition."""
+    named = ctx.options.get("definition")
+    if isinstance(named, str) and named:
+        return named
+    folder = _folder(rows_path)
+    files = ctx.repo.files(folder)
+    layout = ctx.layout
+    for name in DEFINITION_NAMES:
+        if name in files:
+            path = _join(folder, name)
+            kind = layout.classify_file(path)
+            # leaderboards/<id>/leaderboard.yaml is a PenguinHarness leaderboard
+            if kind is None or kind[0] == DEFINITION_KIND:
+                return path
+    mapped = [_join(folder, n) for n in files if n != rows_path.rpartition("/")[2]]
+    mapped = [p for p in mapped if (layout.classify_file(p) or ("",))[0] == DEFINITION_KIND]
+    return mapped[0] if len(mapped) == 1 else None
+
+
+def is_definition_path(path: str, ctx) -> bool:
+    """Judged by the path alone, so that a deleted definition counts too."""
+    if path == ctx.options.get("definition"):
+        return True
+    kind = ctx.layout.classify_file(path)
+    if kind is not None:
+        return kind[0] == DEFINITION_KIND
+    return path.rpartition("/")[2] in DEFINITION_NAMES
+
+
+def rows_files_beside(path: str, ctx) -> Iterator[str]:
+    folder = _folder(path)
+    for name in ctx.repo.files(folder):
+        p = _join(folder, name)
+        kind = ctx.layout.classify_file(p)
+        if kind is not None and kind[0] == ROWS_KIND:
+            yield p
+
+
+def trial_key(value: str) -> str:
+    """Harbor compares trial ids as UUIDs: case does not make two ids differ."""
+    try:
+        return str(uuid.UUID(value))
+    except ValueError:
+        return value
+
+
+# -- the row schemas, compiled once per definition ------------------------------
+@dataclass
+class SchemaProblem:
+    path: Path_  # inside the definition document
+    message: str
+    hint: Optional[str] = None
+
+
+@dataclass
+class Section:
+    """One of metadata_schema / metrics_schema: a validator when the schema is
+    usable, and what is wrong with it otherwise."""
+
+    key: str
+    validator: Any = None
+    problems: List[SchemaProblem] = field(default_factory=list)
+
+
+# Per run (a Context lives for one run), per definition path.
+_CACHE: "weakref.WeakKeyDictionary[Any, Dict[str, Optional[Dict[str, Section]]]]" = weakref.WeakKeyDictionary()
+
+
+def compiled(ctx, def_path: str) -> Optional[Dict[str, Section]]:
+    """section ("metadata"/"metrics") -> Section for a definition, or None
+    when the definition does not load as a mapping."""
+    per_run = _CACHE.setdefault(ctx, {})
+    if def_path not in per_run:
+        doc = ctx.valid_doc(def_path)
+        if doc is None:
+            per_run[def_path] = None
+        else:
+            per_run[def_path] = {
+                section: _compile(key, doc.data[key] if key in doc.data else {})
+                for section, key in SECTIONS
+            }
+    return per_run[def_path]
+
+
+def _compile(key: str, schema) -> Section:
+    out = Section(key)
+    if not isinstance(schema, dict):
+        return out  # wrong type: the definition's own schema reports it (PL102)
+    dialect = schema.get("$schema")
+    spec = DRAFT202012
+    cls = Draft202012Validator
+    if isinstance(dialect, str):
+        try:
+            spec = specification_with(dialect)
+        except UnknownDialect:
+            out.problems.append(SchemaProblem(
+                ("$schema",), f"'{key}.$schema' names no JSON Schema draft: {show(dialect)}",
+                "leave $schema out (draft 2020-12) or name a published draft, "
+                "e.g. https://json-schema.org/draft/2020-12/schema"))
+            return out
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cls = jsonschema.validators.validator_for(schema, default=Draft202012Validator)
+    out.problems.extend(_meta_problems(key, schema, cls))
+    if out.problems:
+        return out
+    out.problems.extend(_reference_problems(key, schema, spec))
+    if out.problems:
+        return out
+    # An explicit registry: jsonschema's default one would fetch http(s)
+    # references from the network. This one holds the published meta-schemas.
+    validator = cls(schema, registry=referencing.Registry(), format_checker=make_format_checker())
+    for probe in ({}, [], "", 0, None):
+        try:
+            validator.is_valid(probe)
+        except RecursionError:
+            out.problems.append(SchemaProblem(
+                (), f"'{key}' refers to itself without end",
+                "a $ref back to an enclosing schema must sit below a keyword that descends "
+                "into the value (properties, items, ...)"))
+            return out
+        except referencing.exceptions.Unresolvable as e:
+            out.problems.append(SchemaProblem((), f"'{key}' has a reference that cannot be resolved: {e}"))
+            return out
+    out.validator = validator
+    return out
+
+
+def _meta_problems(key: str, schema: dict, cls) -> List[SchemaProblem]:
+    meta = cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
+    out = []
+    try:
+        errors = list(meta.iter_errors(schema))
+    except (RecursionError, referencing.exceptions.Unresolvable):  # pragma: no cover - meta-schemas are local
+        return [SchemaProblem((), f"'{key}' cannot be checked against its meta-schema")]
+    for err in errors:
+        best = best_match(err.context) if err.context else err
+        path = tuple(best.absolute_path)
+        where = f"{key}.{dotted(path)}" if path else key
+        hint = None
+        if path and path[-1] == "type" and best.validator in ("enum", "anyOf", "type"):
+            message = f"'{where}' is not a JSON Schema type: {show(best.instance)}"
+            hint = "types are string, number, integer, boolean, object, array and null"
+        else:
+            message = f"'{where}' is not valid JSON Schema: {best.message}"
+        out.append(SchemaProblem(path, message, hint))
+    out.sort(key=lambda p: [str(x) for x in p.path])
+    return out
+
+
+def _reference_problems(key: str, schema: dict, spec) -> List[SchemaProblem]:
+    """Every ``$ref`` must resolve inside the schema (or to a published
+    meta-schema): nothing is fetched, so a network reference is a finding."""
+    paths: Dict[int, Path_] = {}
+
+    def index(node, path):
+        paths[id(node)] = path
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if isinstance(v, (dict, list)):
+                    index(v, path + (k,))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                if isinstance(v, (dict, list)):
+                    index(v, path + (i,))
+
+    index(schema, ())
+    root = spec.create_resource(schema)
+    out: List[SchemaProblem] = []
+
+    def walk(resource, resolver, depth):
+        contents = resource.contents
+        if isinstance(contents, dict) and isinstance(contents.get("$ref"), str):
+            ref = contents["$ref"]
+            try:
+                resolver.lookup(ref)
+            except referencing.exceptions.Unresolvable:
+                path = paths.get(id(contents), ()) + ("$ref",)
+                remote = re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", ref) is not None and not ref.startswith("urn:")
+                out.append(SchemaProblem(
+                    path, f"'{key}.{dotted(path)}' cannot be resolved: {show(ref)}",
+                    "penguin-lint never fetches schemas from the network: define it under $defs"
+                    if remote else "point it at a definition inside the schema, e.g. #/$defs/<name>"))
+        if depth > 200:  # pragma: no cover - documents are at most 64 levels deep
+            return
+        for sub in resource.subresources():
+            walk(sub, resolver.in_subresource(sub), depth + 1)
+
+    try:
+        walk(root, _META_SCHEMAS.resolver_with_root(root), 0)
+    except (referencing.exceptions.Unresolvable, TypeError, ValueError) as e:
+        out.append(SchemaProblem((), f"'{key}' has references that cannot be followed: {e}"))
+    return out
+
+
+def iter_row_errors(validator, instance):
+    """The validation errors of one row section; raises what the validator
+    raises (RecursionError, Unresolvable) for the caller to report."""
+    return sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])

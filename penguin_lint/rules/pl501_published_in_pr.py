@@ -1,0 +1,68 @@
+"""PL501 published-in-pr: a pull request adds or sets ``status: published``."""
+from penguin_lint.loaders import load_bytes
+from penguin_lint.rules.base import WARNING, Rule
+
+WHAT = {"benchmark_config": "benchmark", "leaderboard": "leaderboard"}
+
+
+class PublishedInPr(Rule):
+    """
+    Benchmarks and leaderboards are submitted with ``status = "draft"``;
+    maintainers publish them after review. A pull request that adds a
+    ``benchmark_config.toml`` or ``leaderboard.yaml`` with
+    ``status: published``, or changes ``draft`` to ``published``, gets this
+    warning naming the file. The rule runs only against git: in diff mode
+    (``--diff-base``, or no paths) it compares with the merge base; on paths
+    in a git work tree (the pre-commit hook) it compares with HEAD. A renamed
+    file is compared with its old name.
+    """
+
+    code = "PL501"
+    name = "published-in-pr"
+    severity = WARNING
+    summary = "a pull request adds or sets `status: published`"
+    kinds = tuple(WHAT)
+    bad = ("leaderboards/swe-lite/leaderboard.yaml",
+           "# new in this pull request\nleaderboard_id: swe-lite\nstatus: published\n")
+    good = ("leaderboards/swe-lite/leaderboard.yaml",
+            "# new in this pull request\nleaderboard_id: swe-lite\nstatus: draft\n")
+
+    def check(self, subject, ctx):
+        base = ctx.options.get("diff_base")
+        if base is None:
+            return
+        doc = ctx.valid_doc(subject.path)
+        if doc is None or doc.data.get("status") != "published":
+            return
+        old = self._base_content(subject.path, ctx)
+        if old is False:
+            return
+        what = WHAT[subject.kind]
+        if old is None:
+            message = f"{what} '{subject.path}' is added with status 'published'"
+        else:
+            before = load_bytes(old, subject.path)
+            prev = before.data.get("status") if before.parsed and isinstance(before.data, dict) else None
+            if prev == "published":
+                return
+            shown = f"'{prev}'" if isinstance(prev, str) else "no valid status"
+            message = f"{what} '{subject.path}' changes status from {shown} to 'published'"
+        yield self.finding(subject, message, pos=doc.value_pos(("status",)),
+                           hint="submit it with status 'draft'; maintainers publish after review")
+
+    @staticmethod
+    def _base_content(path, ctx):
+        """The file's bytes at the base, None if the change adds it, False
+        when git cannot tell (a path run with git trouble stays silent)."""
+        from penguin_lint.gitscope import BaseTree, GitError
+
+        tree = ctx.options.get("_pl501_base_tree")
+        try:
+            if tree is None:
+                tree = ctx.options["_pl501_base_tree"] = BaseTree(ctx.repo.root, ctx.options["diff_base"])
+            return tree.read(path)
+        except GitError:
+            if "changed" in ctx.options:
+                raise  # diff mode already used git: this is a real failure
+            ctx.options["diff_base"] = None
+            return False

@@ -1,0 +1,32 @@
+"""PL604 invalid-row-schema: `metadata_schema` / `metrics_schema` is not a valid JSON Schema."""
+from penguin_lint.rules._harbor import compiled
+from penguin_lint.rules.base import Rule
+
+
+class InvalidRowSchema(Rule):
+    """``metadata_schema`` and ``metrics_schema`` are JSON Schemas (draft 2020-12
+    unless ``$schema`` names another draft) that Harbor's server applies to
+    every row. A schema its meta-schema rejects (``type: float``,
+    ``required: true``, an invalid ``pattern``), a ``$schema`` naming no draft,
+    or a ``$ref`` that does not resolve inside the schema fails every upload.
+    References are never fetched from the network, so a ``$ref`` to an http(s)
+    URL is reported too: define the sub-schema under ``$defs``.
+    """
+
+    code = "PL604"
+    name = "invalid-row-schema"
+    summary = "`metadata_schema` / `metrics_schema` is not a valid JSON Schema"
+    kinds = ("harbor_leaderboard",)
+    bad = ("leaderboard/leaderboard.yaml",
+           "metrics_schema:\n  type: object\n  properties:\n    accuracy:\n      type: float\n")
+    good = ("leaderboard/leaderboard.yaml",
+            "metrics_schema:\n  type: object\n  properties:\n    accuracy:\n      type: number\n")
+
+    def check(self, subject, ctx):
+        sections = compiled(ctx, subject.path)
+        if not sections:
+            return
+        doc = ctx.valid_doc(subject.path)
+        for section in sections.values():
+            for p in section.problems:
+                yield self.finding(subject, p.message, pos=doc.value_pos((section.key,) + p.path), hint=p.hint)

@@ -1,0 +1,34 @@
+"""The README's rule table is generated from the rules; it must not drift."""
+import re
+from pathlib import Path
+
+from penguin_lint.rules import all_rules
+from penguin_lint.rules.docs import explain, rules_table
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC_CODES = [
+    "PL001", "PL002", "PL003", "PL004", "PL005", "PL006", "PL007",
+    "PL101", "PL102", "PL103", "PL104",
+    "PL201", "PL202", "PL203", "PL204", "PL205", "PL206", "PL207",
+    "PL301", "PL302", "PL303", "PL304", "PL305", "PL306", "PL307", "PL308",
+    "PL401", "PL402", "PL403", "PL404", "PL405", "PL406", "PL407", "PL408",
+    "PL501", "PL601", "PL602", "PL603", "PL604", "PL605", "PL606", "PL607",
+]
+
+
+def test_readme_rule_table_is_generated_from_rules():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- rules:start[^\n]*-->\n(.*?)<!-- rules:end -->", text, re.S)
+    assert m, "README lacks the rules block"
+    assert m.group(1).strip() == rules_table(all_rules(), markdown=True).strip(), (
+        "README rule table is stale: regenerate it with `penguin-lint rules --format markdown`")
+
+
+def test_every_spec_rule_exists_with_docs_and_examples():
+    rules = {r.code: r for r in all_rules()}
+    assert sorted(rules) == SPEC_CODES
+    for r in rules.values():
+        assert r.name and r.summary and r.doc(), r.code
+        assert r.bad[1] and r.good[1], r.code
+        assert r.kinds, r.code
+        assert r.code in explain(r)
