@@ -8,7 +8,7 @@ verdict (``affected_by``), which is what pull-request mode follows.
 """
 from __future__ import annotations
 
-import textwrap
+import inspect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, Iterable, Iterator, Optional, Tuple
 
@@ -41,7 +41,7 @@ class Rule:
 
     @classmethod
     def doc(cls) -> str:
-        return textwrap.dedent(cls.__doc__ or "").strip()
+        return inspect.cleandoc(cls.__doc__ or "")
 
     def check(self, subject: Subject, ctx: "Context") -> Iterable[Finding]:
         raise NotImplementedError
