@@ -271,3 +271,12 @@ def test_pl102_yaml11_exponent_is_text_hint(repo):
     run = lint(repo({SUMMARY: "n_attempt: 2\nscore_mean: 5e1\nscore_std: 0.0\n"}), "--all")
     [f] = [f for f in run.findings if f["code"] == "PL102"]
     assert f["line"] == 2 and "YAML 1.1 reads 5e1 as text" in f["hint"]
+
+
+@pytest.mark.parametrize("path, text, line", [
+    (SUMMARY, "n_attempt: 2\nscore_mean: " + "9" * 5000 + "\n", 2),
+    (BENCH, 'id = "bench-a"\nruns = ' + "9" * 5000 + "\n", 2),
+])
+def test_pl001_integer_too_long_to_read(repo, path, text, line):
+    run = lint(repo({path: text}), "--all")
+    assert run.at("PL001") == [(path, line)]

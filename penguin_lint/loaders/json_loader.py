@@ -115,7 +115,10 @@ def load_json(text: str, path: str) -> Document:
         m = _NUMBER.match(text, i)
         if m and m.end() > i:
             lit = m.group()
-            v = float(lit) if (m.group(1) or m.group(2)) else int(lit)
+            try:
+                v = float(lit) if (m.group(1) or m.group(2)) else int(lit)
+            except ValueError:  # Python refuses integers of thousands of digits
+                raise _Error(f"number with {len(lit)} digits is too large to read", i) from None
             if v in (_INF, -_INF):
                 doc.nonfinite.append(path)
             values[path] = pos(start, m.end())

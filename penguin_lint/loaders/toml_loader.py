@@ -49,6 +49,13 @@ def load_toml(text: str, path: str) -> Document:
                 return doc
         doc.problems.append(Problem("PL001", f"TOML does not parse: {core}", Position(line, col)))
         return doc
+    except ValueError:
+        # Python refuses to read integers of thousands of digits.
+        m = re.search(r"[0-9_]{4000,}", text)
+        line = text.count("\n", 0, m.start()) + 1 if m else 1
+        col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1 if m else 1
+        doc.problems.append(Problem("PL001", "number too large to read", Position(line, col)))
+        return doc
     except RecursionError:
         doc.problems.append(Problem("PL001", "TOML nesting is too deep to be data", Position(1, 1)))
         return doc

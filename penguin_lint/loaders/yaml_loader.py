@@ -121,7 +121,12 @@ def load_yaml(text: str, path: str) -> Document:
                             value = None
                 elif plain:
                     tag = _resolve_plain(ev.value)
-                    value = ev.value if tag == STR else _construct(tag, ev.value)
+                    try:
+                        value = ev.value if tag == STR else _construct(tag, ev.value)
+                    except ValueError:
+                        # Python refuses to read integers of thousands of digits.
+                        problem("PL001", f"number with {len(ev.value)} characters is too large to read", ev)
+                        value = None
                 else:
                     tag = STR
                     value = ev.value
