@@ -116,7 +116,7 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
     outputs = {"errors": str(result.errors), "warnings": str(result.warnings)}
     sarif = env.get("PENGUIN_LINT_SARIF", "").strip()
     if sarif:
-        sarif_path = os.path.join(cwd, sarif)
+        sarif_path = os.path.abspath(os.path.join(cwd, sarif))
         parent = os.path.dirname(sarif_path)
         if parent:
             os.makedirs(parent, exist_ok=True)

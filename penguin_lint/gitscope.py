@@ -18,8 +18,12 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 DEFAULT_BRANCHES = ("origin/HEAD", "main", "origin/main", "master", "origin/master")
-FETCH_HINT = ("fetch the full history (git fetch --unshallow; with actions/checkout, "
-              "fetch-depth: 0) or fetch the base (git fetch origin <base>)")
+HISTORY_HINT = "fetch the full history (git fetch --unshallow; with actions/checkout, fetch-depth: 0)"
+
+
+def _fetch_hint(ref: str) -> str:
+    branch = ref[len("origin/"):] if ref.startswith("origin/") else "<base branch>"
+    return f"fetch the base (git fetch origin {_show(branch)}) or {HISTORY_HINT}"
 
 
 class GitError(Exception):
@@ -108,14 +112,14 @@ class GitRepo:
             sha = self.rev(ref + "^{commit}")
             if sha is None:
                 if self.is_shallow():
-                    raise GitError(f"'{_show(ref)}' is not in this shallow clone: {FETCH_HINT}")
+                    raise GitError(f"'{_show(ref)}' is not in this shallow clone: {_fetch_hint(ref)}")
                 raise GitError(f"unknown git revision '{_show(ref)}'")
             return ref, sha
         for name in DEFAULT_BRANCHES:
             sha = self.rev(name + "^{commit}")
             if sha is not None:
                 return name, sha
-        extra = f"; this is a shallow clone: {FETCH_HINT}" if self.is_shallow() else ""
+        extra = f"; this is a shallow clone: {_fetch_hint('')}" if self.is_shallow() else ""
         raise GitError("no default branch to compare with (none of origin/HEAD, main, master "
                        f"exists): give --diff-base REF, or use --all{extra}")
 
@@ -125,7 +129,7 @@ class GitRepo:
         if status == 0 and mb:
             return mb
         if self.is_shallow():
-            raise GitError(f"no merge base of '{_show(label)}' and HEAD in this shallow clone: {FETCH_HINT}")
+            raise GitError(f"no merge base of '{_show(label)}' and HEAD in this shallow clone: {HISTORY_HINT}")
         raise GitError(f"'{_show(label)}' and HEAD have no common history")
 
     def diff(self, commit: str) -> List[Tuple[str, str, Optional[str]]]:

@@ -18,6 +18,12 @@ from penguin_lint.loaders import load_file
 from penguin_lint.loaders.document import Document
 
 
+def _plain_rel(rel: str) -> bool:
+    """A relative path of plain names: no empty, "." or ".." segment, so no
+    leading "/" either. Only such paths are ever joined to the root."""
+    return isinstance(rel, str) and all(s not in ("", ".", "..") for s in rel.split("/"))
+
+
 @dataclass(frozen=True)
 class Entry:
     name: str
@@ -43,6 +49,10 @@ class Repository:
         if rel in self._lists:
             return self._lists[rel]
         if rel:
+            if not _plain_rel(rel):
+                # "/etc" walks down as "" -> "etc" (a repository folder may be
+                # named etc) but os.path.join(root, "/etc") is /etc itself.
+                return None
             parent, _, name = rel.rpartition("/")
             pentries = self.entries(parent)
             e = pentries.get(name) if pentries is not None else None
@@ -70,6 +80,8 @@ class Repository:
         return out
 
     def entry(self, rel: str) -> Optional[Entry]:
+        if not _plain_rel(rel):
+            return None
         parent, _, name = rel.rpartition("/")
         pentries = self.entries(parent)
         return pentries.get(name) if pentries is not None else None

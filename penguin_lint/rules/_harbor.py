@@ -219,8 +219,9 @@ def _compile(key: str, schema) -> Section:
     out.problems.extend(_reference_problems(key, schema, spec))
     if out.problems:
         return out
-    # An explicit registry: jsonschema's default one would fetch http(s)
-    # references from the network. This one holds the published meta-schemas.
+    # An explicit, empty registry: jsonschema's default one fetches http(s)
+    # references from the network; with this one a validator knows the
+    # published meta-schemas and nothing else.
     validator = cls(schema, registry=referencing.Registry(), format_checker=make_format_checker())
     for probe in ({}, [], "", 0, None):
         try:
@@ -282,12 +283,14 @@ def _reference_problems(key: str, schema: dict, spec) -> List[SchemaProblem]:
 
     def walk(resource, resolver, depth):
         contents = resource.contents
-        if isinstance(contents, dict) and isinstance(contents.get("$ref"), str):
-            ref = contents["$ref"]
+        for keyword in ("$ref", "$dynamicRef"):
+            ref = contents.get(keyword) if isinstance(contents, dict) else None
+            if not isinstance(ref, str):
+                continue
             try:
                 resolver.lookup(ref)
             except referencing.exceptions.Unresolvable:
-                path = paths.get(id(contents), ()) + ("$ref",)
+                path = paths.get(id(contents), ()) + (keyword,)
                 remote = re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", ref) is not None and not ref.startswith("urn:")
                 out.append(SchemaProblem(
                     path, f"'{key}.{dotted(path)}' cannot be resolved: {show(ref)}",

@@ -17,7 +17,8 @@ class DuplicateColumn(Rule):
            "  - id: accuracy\n    header: Std. error\n    accessor: metrics.accuracy_stderr\n    type: number\n")
     good = ("leaderboard/leaderboard.yaml",
             "columns:\n  - id: accuracy\n    header: Accuracy\n    accessor: metrics.accuracy\n    type: number\n"
-            "  - id: accuracy_stderr\n    header: Std. error\n    accessor: metrics.accuracy_stderr\n    type: number\n")
+            "  - id: accuracy_stderr\n    header: Std. error\n    accessor: metrics.accuracy_stderr\n"
+            "    type: number\n")
 
     def check(self, subject, ctx):
         doc = ctx.valid_doc(subject.path)

@@ -25,7 +25,8 @@ class UnresolvedAccessor(Rule):
            "metrics_schema:\n  type: object\n  properties:\n    accuracy: {type: number}\n"
            "columns:\n  - id: pass_at_1\n    header: pass@1\n    accessor: metrics.pass_at_1\n    type: number\n")
     good = ("leaderboard/leaderboard.yaml",
-            "metrics_schema:\n  type: object\n  properties:\n    accuracy: {type: number}\n    pass_at_1: {type: number}\n"
+            "metrics_schema:\n  type: object\n  properties:\n    accuracy: {type: number}\n"
+            "    pass_at_1: {type: number}\n"
             "columns:\n  - id: pass_at_1\n    header: pass@1\n    accessor: metrics.pass_at_1\n    type: number\n")
 
     def check(self, subject, ctx):
@@ -46,11 +47,11 @@ class UnresolvedAccessor(Rule):
             if prop in props or matches_pattern(prop, patterns):
                 continue
             close = difflib.get_close_matches(prop, list(props), n=1, cutoff=0.7)
-            if close:
-                hint = f"did you mean '{section}.{close[0]}'?"
-            elif "." in prop and prop.split(".", 1)[0] in props:
+            if "." in prop and prop.split(".", 1)[0] in props:
                 hint = (f"'{prop.split('.', 1)[0]}' is a property, but Harbor does not descend into it: "
                         f"give the value its own property in {key}")
+            elif close:
+                hint = f"did you mean '{section}.{close[0]}'?"
             else:
                 hint = f"declare '{prop}' under {key}.properties, or point the accessor at a declared property"
             yield self.finding(subject, f"{what} '{accessor}' names no property of {key}",

@@ -29,4 +29,6 @@ class InvalidRowSchema(Rule):
         doc = ctx.valid_doc(subject.path)
         for section in sections.values():
             for p in section.problems:
-                yield self.finding(subject, p.message, pos=doc.value_pos((section.key,) + p.path), hint=p.hint)
+                # a problem of the whole schema is shown at its key
+                pos = doc.value_pos((section.key,) + p.path) if p.path else doc.key_pos((section.key,))
+                yield self.finding(subject, p.message, pos=pos, hint=p.hint)

@@ -56,7 +56,8 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def compile_schema(root: dict, pattern_ok: Callable[[str, str], bool], format_checker) -> Optional[Check]:
+def compile_schema(root: dict, pattern_ok: Callable[[str, str], bool],
+                   formats: Dict[str, Check]) -> Optional[Check]:
     """A closure answering "is this instance valid?", or None when the schema
     uses something this compiler does not handle."""
     refs: Dict[str, Check] = {}
@@ -155,9 +156,9 @@ def compile_schema(root: dict, pattern_ok: Callable[[str, str], bool], format_ch
             elif key == "pattern":
                 checks.append(lambda x, p=val: not isinstance(x, str) or pattern_ok(p, x))
             elif key == "format":
-                if format_checker is None or val not in format_checker.checkers:
+                if val not in formats:
                     continue  # an unknown format is an annotation, as in jsonschema
-                checks.append(lambda x, fmt=val: format_checker.conforms(x, fmt))
+                checks.append(formats[val])
             elif key == "$ref":
                 checks.append(resolve(val))
             elif key == "if":

@@ -8,8 +8,6 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from jsonschema import FormatChecker
-
 # ISO 8601 / RFC 3339 to the second, with an explicit offset; fractions allowed.
 _DATE_TIME = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))\Z")
@@ -55,14 +53,23 @@ def _matches(rx):
     return lambda value: not isinstance(value, str) or rx.match(value) is not None
 
 
-def make_format_checker() -> FormatChecker:
+FORMAT_CHECKS = {
+    "date-time": is_date_time,
+    "date": is_date,
+    "uuid": _matches(_UUID),
+    "uri": _matches(_URI),
+    "url": _matches(_HTTP),
+    "email": _matches(_EMAIL),
+}
+
+
+def make_format_checker():
+    """The same checks as a jsonschema FormatChecker, for full validation."""
+    from jsonschema import FormatChecker
+
     checker = FormatChecker(formats=())
-    checker.checks("date-time")(is_date_time)
-    checker.checks("date")(is_date)
-    checker.checks("uuid")(_matches(_UUID))
-    checker.checks("uri")(_matches(_URI))
-    checker.checks("url")(_matches(_HTTP))
-    checker.checks("email")(_matches(_EMAIL))
+    for name, fn in FORMAT_CHECKS.items():
+        checker.checks(name)(fn)
     return checker
 
 

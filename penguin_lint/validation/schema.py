@@ -14,14 +14,13 @@ import re
 from functools import lru_cache
 from typing import Any, Dict, List
 
-import jsonschema
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
-
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import Document
 from penguin_lint.validation.fast import compile_schema
-from penguin_lint.validation.formats import FORMAT_NAMES, make_format_checker
+from penguin_lint.validation.formats import FORMAT_CHECKS, FORMAT_NAMES, make_format_checker
+
+# jsonschema is imported only when a file fails the compiled check: a clean
+# run (and `--version`) never pays for it.
 
 _TYPE_NAMES = {
     "string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
@@ -55,6 +54,8 @@ def pattern_ok(pattern: str, instance: str) -> bool:
 
 
 def _full_pattern(validator, pattern, instance, schema):
+    from jsonschema.exceptions import ValidationError
+
     if validator.is_type(instance, "string") and not pattern_ok(pattern, instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
@@ -64,21 +65,22 @@ def _compiled(pattern: str):
     return re.compile(pattern)
 
 
-_Validator = jsonschema.validators.extend(Draft202012Validator, {"pattern": _full_pattern})
-
-
 @lru_cache(maxsize=None)
 def validator_for(name: str):
+    """The full validator of a schema, compiled once and reused."""
+    import jsonschema
+    from jsonschema import Draft202012Validator
+
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
-    return _Validator(schema, format_checker=make_format_checker())
+    cls = jsonschema.validators.extend(Draft202012Validator, {"pattern": _full_pattern})
+    return cls(schema, format_checker=make_format_checker())
 
 
 @lru_cache(maxsize=None)
 def fast_check_for(name: str):
     """The compiled yes/no check for a schema (None: always validate fully)."""
-    v = validator_for(name)
-    return compile_schema(v.schema, pattern_ok, v.format_checker)
+    return compile_schema(load_schema(name), pattern_ok, FORMAT_CHECKS)
 
 
 def dotted(path) -> str:
@@ -128,7 +130,7 @@ def validate(doc: Document, schema_name: str) -> List[Problem]:
     return out
 
 
-def _convert(err: ValidationError, doc: Document) -> List[Problem]:
+def _convert(err, doc: Document) -> List[Problem]:
     path = tuple(err.absolute_path)
     kind = err.validator
     schema = err.schema if isinstance(err.schema, dict) else {}

@@ -1,0 +1,134 @@
+"""The hooks of .pre-commit-hooks.yaml under the real pre-commit framework.
+
+The hook repository is a git copy of this checkout; pre-commit builds its
+environment from it (a pip install, so this needs the package index) once
+for the module.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pre_commit")
+
+from tests.conftest import VALID, write_repo  # noqa: E402
+
+PROJECT = Path(__file__).resolve().parents[1]
+TASK = "packages/bench-a/CASE-001-one/task_config.toml"
+SKIP = shutil.ignore_patterns(".git", "__pycache__", ".pytest_cache", ".benchmarks", ".hypothesis",
+                              "*.egg-info", "build", "dist", ".venv", "bench-work")
+
+
+def run(cwd: Path, *args: str, env=None, check=True) -> subprocess.CompletedProcess:
+    proc = subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    if check:
+        assert proc.returncode == 0, f"{args}: {proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    home = tmp_path_factory.mktemp("home")
+    e = dict(os.environ)
+    e.update({"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
+              "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com",
+              "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
+              # one hook environment for the whole module
+              "PRE_COMMIT_HOME": str(home / "pre-commit"), "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+              "NO_COLOR": "1"})
+    e.pop("PRE_COMMIT_COLOR", None)
+    return e
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory, env):
+    """This checkout as a git repository, the way pre-commit fetches hooks."""
+    dest = tmp_path_factory.mktemp("hooks") / "penguin-lint"
+    shutil.copytree(PROJECT, dest, ignore=SKIP, symlinks=True)
+    if not (dest / "README.md").exists():
+        (dest / "README.md").write_text("# penguin-lint\n")  # the package metadata reads it
+    run(dest, "git", "init", "-q", "-b", "main", env=env)
+    run(dest, "git", "add", "-A", env=env)
+    run(dest, "git", "commit", "-q", "-m", "hooks", env=env)
+    sha = run(dest, "git", "rev-parse", "HEAD", env=env).stdout.strip()
+    return dest, sha
+
+
+@pytest.fixture
+def target(tmp_path, hook_repo, env):
+    path, sha = hook_repo
+    root = write_repo(tmp_path / "bench repo", {
+        ".pre-commit-config.yaml": f"""\
+            repos:
+              - repo: {path}
+                rev: {sha}
+                hooks:
+                  - id: penguin-lint
+                  - id: penguin-lint-all
+            """,
+        "README.md": "# benchmarks\n",
+    }, VALID)
+    run(root, "git", "init", "-q", "-b", "main", env=env)
+    run(root, "git", "add", "-A", env=env)
+    run(root, "git", "commit", "-q", "-m", "base", env=env)
+    run(root, sys.executable, "-m", "pre_commit", "install", env=env)
+    return root
+
+
+def test_bad_staged_file_fails_the_commit_good_one_passes(target, env):
+    (target / TASK).write_text('id = "CASE-001-one"\ntitle = "One"\n')
+    run(target, "git", "add", TASK, env=env)
+    proc = run(target, "git", "commit", "-m", "break", env=env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out
+    assert f"{TASK}:1:1: PL101 missing required field 'description'" in out
+    assert "penguin-lint" in out and "Failed" in out
+
+    (target / TASK).write_text('id = "CASE-001-one"\ntitle = "One"\ndescription = "Better."\n')
+    run(target, "git", "add", TASK, env=env)
+    proc = run(target, "git", "commit", "-m", "fix", env=env, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "fix" in run(target, "git", "log", "-1", "--format=%s", env=env).stdout
+
+
+def test_hook_sees_only_data_files_and_the_repository_as_context(target, env):
+    # A file outside the layout is not passed to the hook at all.
+    (target / "README.md").write_text("# still fine\n")
+    # A staged experiment is checked against its unstaged-free, committed neighbours.
+    summary = "experiments/lb/exp-1/test/summary.yaml"
+    (target / summary).write_text("n_attempt: 2\nscore_mean: 40.0\nscore_std: 0.0\n")
+    run(target, "git", "add", "-A", env=env)
+    proc = run(target, sys.executable, "-m", "pre_commit", "run", env=env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert f"{summary}:2:13: PL303" in out  # judged against the attempt files it was not given
+
+
+def test_published_in_a_commit_is_a_warning_not_a_failure(target, env):
+    lb = "leaderboards/lb/leaderboard.yaml"
+    (target / lb).write_text((target / lb).read_text().replace("status: draft", "status: published"))
+    run(target, "git", "add", lb, env=env)
+    proc = run(target, sys.executable, "-m", "pre_commit", "run", "--verbose", env=env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert f"{lb}:2:9: PL501" in out
+
+
+def test_manual_hook_lints_the_whole_repository(target, env):
+    bench = "packages/bench-a/benchmark_config.toml"
+    (target / bench).write_text((target / bench).read_text().replace('"1.0.0"', '"1.0"'))
+    run(target, "git", "commit", "-q", "--no-verify", "-am", "old problem", env=env)
+    # The commit hook does not run it ...
+    proc = run(target, sys.executable, "-m", "pre_commit", "run", "--all-files", "penguin-lint-all", env=env,
+               check=False)
+    assert "No hook with id `penguin-lint-all` in stage `pre-commit`" in proc.stdout
+    # ... maintainers do.
+    proc = run(target, sys.executable, "-m", "pre_commit", "run", "--hook-stage", "manual", "penguin-lint-all",
+               env=env, check=False)
+    assert proc.returncode == 1, proc.stdout
+    assert f"{bench}:4:11: PL203" in proc.stdout
