@@ -52,7 +52,7 @@ class GitRepo:
 
     def __init__(self, root: Path):
         try:
-            import git  # noqa: F401  (gitpython; fails without a git executable)
+            # gitpython refuses to import without a git executable
             from git import InvalidGitRepositoryError, NoSuchPathError, Repo
         except ImportError as e:
             raise GitError(f"git is not available: {str(e).splitlines()[0] if str(e) else e}") from None

@@ -344,6 +344,12 @@ def test_pl603_empty_schema_declares_nothing(harbor):
     assert lint(harbor(definition=text, rows=None), "--all").at("PL603") == [(DEF, 5)]
 
 
+def test_pl603_partial_update_keeps_the_schema_on_harbor(harbor):
+    text = ("leaderboard_id: 9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f\n"
+            "columns:\n  - {id: a, header: A, accessor: metadata.agent, type: text}\n")
+    assert lint(harbor(definition=text, rows=None), "--all").findings == []
+
+
 def test_pl603_pattern_properties_ref_and_allof_resolve(harbor):
     text = edit(GOOD_DEF, "  additionalProperties: false\nmetrics_schema",
                 "  patternProperties:\n    '^x_': {type: string}\n  additionalProperties: false\nmetrics_schema")

@@ -99,14 +99,17 @@ def test_bad_staged_file_fails_the_commit_good_one_passes(target, env):
 def test_hook_sees_only_data_files_and_the_repository_as_context(target, env):
     # A file outside the layout is not passed to the hook at all.
     (target / "README.md").write_text("# still fine\n")
-    # A staged experiment is checked against its unstaged-free, committed neighbours.
+    run(target, "git", "add", "README.md", env=env)
+    proc = run(target, sys.executable, "-m", "pre_commit", "run", "penguin-lint", env=env, check=False)
+    assert proc.returncode == 0 and "(no files to check)Skipped" in proc.stdout, proc.stdout
+    # A staged summary is judged against attempt files the hook was not given.
     summary = "experiments/lb/exp-1/test/summary.yaml"
     (target / summary).write_text("n_attempt: 2\nscore_mean: 40.0\nscore_std: 0.0\n")
-    run(target, "git", "add", "-A", env=env)
-    proc = run(target, sys.executable, "-m", "pre_commit", "run", env=env, check=False)
+    run(target, "git", "add", summary, env=env)
+    proc = run(target, sys.executable, "-m", "pre_commit", "run", "penguin-lint", env=env, check=False)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
-    assert f"{summary}:2:13: PL303" in out  # judged against the attempt files it was not given
+    assert f"{summary}:2:13: PL303" in out
 
 
 def test_published_in_a_commit_is_a_warning_not_a_failure(target, env):
@@ -132,3 +135,16 @@ def test_manual_hook_lints_the_whole_repository(target, env):
                env=env, check=False)
     assert proc.returncode == 1, proc.stdout
     assert f"{bench}:4:11: PL203" in proc.stdout
+
+
+def test_hook_definitions():
+    import yaml
+
+    hooks = {h["id"]: h for h in yaml.safe_load((PROJECT / ".pre-commit-hooks.yaml").read_text())}
+    main, full = hooks["penguin-lint"], hooks["penguin-lint-all"]
+    assert main["language"] == full["language"] == "python"
+    assert main["require_serial"] is True
+    assert set(main["types_or"]) == {"yaml", "toml", "json"}
+    assert main.get("pass_filenames", True) is True
+    assert full["pass_filenames"] is False and full["stages"] == ["manual"]
+    assert full["entry"].split()[-1] == "--all"

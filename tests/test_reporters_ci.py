@@ -268,3 +268,19 @@ def test_action_push_event_and_clean_change(workspace, tmp_path):
     # No base ref and no event file: the default branch (origin/HEAD) is used.
     assert proc.returncode == 0, proc.stderr
     assert outputs["errors"] == "0" and "All checks passed" in summary
+
+
+def test_documented_workflow_is_safe_and_pinned():
+    # The example lives in docs/ci.md until it is merged into the README.
+    texts = [p.read_text(encoding="utf-8") for p in (PROJECT / "README.md", PROJECT / "docs/ci.md") if p.exists()]
+    blocks = [b for t in texts for b in re.findall(r"```yaml\n(.*?)```", t, re.S) if "on: pull_request" in b]
+    assert blocks, "no example workflow"
+    wf = yaml.safe_load(blocks[0])
+    assert wf[True] == "pull_request"  # YAML 1.1 reads the key `on` as true
+    assert "pull_request_target" not in blocks[0]
+    assert wf["permissions"] == {"contents": "read"}
+    steps = next(iter(wf["jobs"].values()))["steps"]
+    checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout@"))
+    assert checkout["with"]["fetch-depth"] == 0
+    ours = [s["uses"] for s in steps if "penguin-lint" in s.get("uses", "")]
+    assert ours and all(re.search(r"@v\d+\.\d+\.\d+$|@[0-9a-f]{40}$", u) for u in ours)

@@ -93,7 +93,9 @@ def load_bytes(raw: bytes, rel_path: str, ext: str | None = None) -> Document:
         return doc
     if text.startswith("\ufeff"):
         text = text[1:]
-    return LOADERS.get(ext, load_yaml)(text, rel_path)
+    doc = LOADERS.get(ext, load_yaml)(text, rel_path)
+    doc.close_problems()
+    return doc
 
 
 def _human(n: int) -> str:

@@ -12,6 +12,11 @@ Path_ = Tuple[Any, ...]  # a JSON-pointer-like path: ("values", 0, "args", 1)
 # every later walk (validation, rules) far from Python's recursion limit.
 MAX_DEPTH = 64
 
+# A hostile file can hold a million anchors or repeated keys in a few MiB.
+# Past this many problems of one code in one file, the rest are counted in a
+# single problem instead of each becoming a finding and a line of output.
+MAX_PROBLEMS_PER_CODE = 100
+
 
 class Document:
     """Data plus positions.
@@ -24,7 +29,7 @@ class Document:
 
     __slots__ = (
         "path", "fmt", "data", "parsed", "problems", "_values", "_keys",
-        "implicit", "_indexer", "text", "nonfinite",
+        "implicit", "_indexer", "text", "nonfinite", "_counts", "_dropped",
     )
 
     def __init__(self, path: str, fmt: str):
@@ -43,6 +48,26 @@ class Document:
         # paths of NaN/infinite numbers (every comparison with them is False,
         # so a schema's minimum would let them through)
         self.nonfinite: List[Path_] = []
+        self._counts: Dict[str, int] = {}
+        self._dropped: Dict[str, Optional[Position]] = {}
+
+    # -- problems ----------------------------------------------------------
+    def add(self, problem: Problem) -> None:
+        """Record a problem that a file can repeat without bound (capped)."""
+        n = self._counts.get(problem.code, 0) + 1
+        self._counts[problem.code] = n
+        if n <= MAX_PROBLEMS_PER_CODE:
+            self.problems.append(problem)
+        elif n == MAX_PROBLEMS_PER_CODE + 1:
+            self._dropped[problem.code] = problem.pos
+
+    def close_problems(self) -> None:
+        """Add one problem per capped code that counts what was left out."""
+        for code, pos in self._dropped.items():
+            more = self._counts[code] - MAX_PROBLEMS_PER_CODE
+            self.problems.append(Problem(
+                code, f"{more} more like the above in this file (not listed one by one)", pos))
+        self._dropped = {}
 
     # -- positions ---------------------------------------------------------
     def _ensure_index(self) -> None:
@@ -95,6 +120,18 @@ def mark_position(marks) -> Position:
     """(start mark, end mark) of libyaml -> 1-based Position."""
     s, e = marks
     return Position(s.line + 1, s.column + 1, e.line + 1, e.column + 1)
+
+
+def too_big(value) -> bool:
+    """An integer that no float can hold: a mean, a sum with a float or a
+    tolerance check on it raises OverflowError instead of giving a number."""
+    if type(value) is not int or value.bit_length() <= 1000:
+        return False
+    try:
+        float(value)
+    except OverflowError:
+        return True
+    return False
 
 
 class LineIndex:

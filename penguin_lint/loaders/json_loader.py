@@ -10,7 +10,7 @@ import json.decoder
 import re
 
 from penguin_lint.findings import Position, Problem
-from penguin_lint.loaders.document import MAX_DEPTH, Document, LineIndex
+from penguin_lint.loaders.document import MAX_DEPTH, Document, LineIndex, too_big
 
 _scanstring = json.decoder.scanstring
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
@@ -67,7 +67,7 @@ def load_json(text: str, path: str) -> Document:
                     raise _Error("expected ':'", i)
                 sub = path + (key,)
                 if key in seen:
-                    doc.problems.append(Problem(
+                    doc.add(Problem(  # capped: a file may repeat a key a million times
                         "PL002",
                         f"duplicate key '{key}' (first defined on line {seen[key].line}); "
                         "the last one wins", kpos, "remove one of them"))
@@ -119,7 +119,7 @@ def load_json(text: str, path: str) -> Document:
                 v = float(lit) if (m.group(1) or m.group(2)) else int(lit)
             except ValueError:  # Python refuses integers of thousands of digits
                 raise _Error(f"number with {len(lit)} digits is too large to read", i) from None
-            if v in (_INF, -_INF):
+            if v in (_INF, -_INF) or too_big(v):
                 doc.nonfinite.append(path)
             values[path] = pos(start, m.end())
             return v, m.end()

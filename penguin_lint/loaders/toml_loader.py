@@ -25,12 +25,24 @@ _ERR_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 _ERR_EOF = re.compile(r"\(at end of document\)")
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 _WS = " \t"
+# TOML integers are 64-bit; tomllib reads any size (0x... of any length).
+_INT_MIN, _INT_MAX = -(2 ** 63), 2 ** 63 - 1
 
 
 def load_toml(text: str, path: str) -> Document:
     doc = Document(path, "toml")
     doc.text = text
     doc._indexer = _index
+    deep = _deep_key(text)
+    if deep is not None:
+        # Refused before tomllib, whose time grows with the square of a
+        # key's length: a.a.a... of 50,000 parts takes about a minute.
+        line = text.count("\n", 0, deep) + 1
+        col = deep - (text.rfind("\n", 0, deep) + 1) + 1
+        doc.problems.append(Problem(
+            "PL001", f"dotted key of more than {MAX_DEPTH} parts (nesting deeper than {MAX_DEPTH} levels)",
+            Position(line, col)))
+        return doc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -42,7 +54,7 @@ def load_toml(text: str, path: str) -> Document:
             dups = _scan(text)[2]
             if dups:
                 for key, first, second in dups:
-                    doc.problems.append(Problem(
+                    doc.add(Problem(  # capped
                         "PL002",
                         f"duplicate key '{key}' (first defined on line {first.line})",
                         second, "remove one of them"))
@@ -64,12 +76,23 @@ def load_toml(text: str, path: str) -> Document:
     except _TooDeep:
         doc.problems.append(Problem("PL001", f"nesting deeper than {MAX_DEPTH} levels", Position(1, 1)))
         return doc
+    except _OutOfRange as e:
+        doc.problems.append(Problem(
+            "PL001", "TOML does not parse: integer outside the 64-bit range TOML allows",
+            doc.value_pos(e.path)))
+        return doc
     doc.parsed = True
     return doc
 
 
 class _TooDeep(Exception):
     pass
+
+
+class _OutOfRange(Exception):
+    def __init__(self, path):
+        super().__init__(path)
+        self.path = path
 
 
 def _plain(value, path, doc):
@@ -85,11 +108,101 @@ def _plain(value, path, doc):
     if isinstance(value, float) and not math.isfinite(value):
         doc.nonfinite.append(path)
         return value
+    if type(value) is int and not _INT_MIN <= value <= _INT_MAX:
+        # An int of thousands of digits cannot even be printed in a message.
+        raise _OutOfRange(path)
     if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
         text = value.isoformat()
         doc.implicit[path] = ("timestamp", text)
         return text
     return value
+
+
+# -- dotted keys too long for tomllib -------------------------------------------
+_QUOTE_OR_COMMENT = re.compile(r"[\"'#]")
+_BASIC_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"?')
+# Characters a dotted key (or a float) is made of once strings are blanked out.
+_KEY_RUN = re.compile(r"[A-Za-z0-9_\-. \t]+")
+
+
+def _deep_key(text: str) -> Optional[int]:
+    """Offset of a dotted key (or table header) of more than MAX_DEPTH parts.
+
+    Strings and comments are blanked first (a quoted key part becomes one
+    bare-looking part), so dots inside them never count. Linear in the text.
+    """
+    if text.count(".") < MAX_DEPTH:
+        return None
+    skeleton = _blank_strings(text)
+    for m in _KEY_RUN.finditer(skeleton):
+        seg = m.group()
+        if seg.count(".") < MAX_DEPTH:
+            continue
+        run, start, offset = 0, m.start(), m.start()
+        for part in seg.split("."):
+            word = part.strip(_WS)
+            if not word:
+                run = 0
+            elif any(c in word for c in _WS):
+                # "a b.c": only the last word is a key part
+                run, start = 1, offset + len(part.rstrip(_WS)) - len(word.split()[-1])
+            else:
+                if run == 0:
+                    start = offset + len(part) - len(part.lstrip(_WS))
+                run += 1
+                if run > MAX_DEPTH:
+                    return start
+            offset += len(part) + 1
+    return None
+
+
+def _blank_strings(text: str) -> str:
+    """``text`` of the same length with every string as q's and every comment as #'s."""
+    out = []
+    i, n = 0, len(text)
+    while True:
+        m = _QUOTE_OR_COMMENT.search(text, i)
+        if m is None:
+            out.append(text[i:])
+            return "".join(out)
+        j = m.start()
+        out.append(text[i:j])
+        c = text[j]
+        if c == "#":
+            end = text.find("\n", j)
+            end = n if end == -1 else end
+            out.append("#" * (end - j))
+        else:
+            if text.startswith(c * 3, j):
+                end = _multiline_end(text, j, c)
+            elif c == '"':
+                end = _BASIC_STRING.match(text, j).end()
+            else:
+                k, nl = text.find("'", j + 1), text.find("\n", j + 1)
+                end = min(k + 1 if k != -1 else n, nl if nl != -1 else n)
+            out.append("q" * (end - j))
+        i = end
+
+
+def _multiline_end(text: str, j: int, q: str) -> int:
+    """End offset of the multi-line string opening at ``j`` (or the text's end)."""
+    n = len(text)
+    k = j + 3
+    while True:
+        k = text.find(q * 3, k)
+        if k == -1:
+            return n
+        if q == '"':
+            b = k
+            while b > j + 3 and text[b - 1] == "\\":
+                b -= 1
+            if (k - b) % 2 == 1:  # an escaped quote
+                k += 1
+                continue
+        end = k + 3
+        while end < n and end - k < 5 and text[end] == q:  # up to two quotes of content
+            end += 1
+        return end
 
 
 def _index(doc: Document) -> None:

@@ -20,7 +20,7 @@ from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
 from penguin_lint.findings import Position, Problem
-from penguin_lint.loaders.document import MAX_DEPTH, Document, mark_position
+from penguin_lint.loaders.document import MAX_DEPTH, Document, mark_position, too_big
 
 try:  # the C parser is ~10x faster; fall back only where libyaml is missing
     _Loader = yaml.CSafeLoader
@@ -38,6 +38,12 @@ _INF = float("inf")
 _NUMERIC_START = frozenset("0123456789+-.")
 _DEC_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\Z")
 _DEC_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\Z")
+# Python reads at most 4300 decimal digits and prints no int of more. PyYAML
+# reads YAML 1.1's other integer spellings without either bound: a sexagesimal
+# 1:2:3:... of a few hundred KiB takes minutes (quadratic), and 0x... gives an
+# int that no message can print. Both are refused as too large to read.
+_MAX_INT_CHARS = 4300
+_MAX_INT_BITS = 14000
 
 
 def _resolve_plain(value: str) -> str:
@@ -58,7 +64,12 @@ def _construct(tag: str, value: str):
         return float(value)
     node = ScalarNode(tag, value)
     if tag == INT:
-        return _constructor.construct_yaml_int(node)
+        if len(value) > _MAX_INT_CHARS:
+            raise ValueError("integer literal too long")
+        number = _constructor.construct_yaml_int(node)
+        if number.bit_length() > _MAX_INT_BITS:
+            raise ValueError("integer too large")
+        return number
     if tag == FLOAT:
         return _constructor.construct_yaml_float(node)
     if tag == BOOL:
@@ -89,7 +100,8 @@ def load_yaml(text: str, path: str) -> Document:
     implicit = doc.implicit
 
     def problem(code, msg, ev, hint=None):
-        problems.append(Problem(code, msg, _pos(ev), hint))
+        # capped: a few MiB of aliases must not become a million findings
+        doc.add(Problem(code, msg, _pos(ev), hint))
 
     loader = _Loader(text)
     # Each frame: [container, path, is_mapping, pending_key, seen_keys]
@@ -117,7 +129,8 @@ def load_yaml(text: str, path: str) -> Document:
                         try:
                             value = _construct(tag, ev.value)
                         except (ConstructorError, ValueError):
-                            problem("PL001", f"'{ev.value}' is not a valid {tag[len(_T):]}", ev)
+                            shown = ev.value if len(ev.value) <= 60 else ev.value[:57] + "..."
+                            problem("PL001", f"'{shown}' is not a valid {tag[len(_T):]}", ev)
                             value = None
                 elif plain:
                     tag = _resolve_plain(ev.value)
@@ -199,7 +212,7 @@ def load_yaml(text: str, path: str) -> Document:
                     seen = frame[4]
                     if key in seen:
                         first = mark_position(seen[key])
-                        problems.append(Problem(
+                        doc.add(Problem(
                             "PL002",
                             f"duplicate key '{key}' (first defined on line {first.line}); "
                             "the last one wins",
@@ -220,7 +233,7 @@ def load_yaml(text: str, path: str) -> Document:
                 implicit[vpath] = ("str", ev.value)
             elif plain and tag is not None and tag != STR:
                 implicit[vpath] = (tag[len(_T):], ev.value)
-                if tag == FLOAT and value != value or value in (_INF, -_INF):
+                if tag == FLOAT and value != value or value in (_INF, -_INF) or too_big(value):
                     doc.nonfinite.append(vpath)
             if cls is MappingStartEvent or cls is SequenceStartEvent:
                 stack.append([value, vpath, cls is MappingStartEvent, None, {}])

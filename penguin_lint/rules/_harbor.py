@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import uuid
 import warnings
-import weakref
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -174,24 +173,18 @@ class Section:
     problems: List[SchemaProblem] = field(default_factory=list)
 
 
-# Per run (a Context lives for one run), per definition path.
-_CACHE: "weakref.WeakKeyDictionary[Any, Dict[str, Optional[Dict[str, Section]]]]" = weakref.WeakKeyDictionary()
-
-
 def compiled(ctx, def_path: str) -> Optional[Dict[str, Section]]:
     """section ("metadata"/"metrics") -> Section for a definition, or None
-    when the definition does not load as a mapping."""
-    per_run = _CACHE.setdefault(ctx, {})
-    if def_path not in per_run:
+    when the definition does not load as a mapping. Compiled once per
+    definition however many rows files (and PL604) ask."""
+    key = ("harbor-row-schemas", def_path)
+    if key not in ctx.cache:
         doc = ctx.valid_doc(def_path)
-        if doc is None:
-            per_run[def_path] = None
-        else:
-            per_run[def_path] = {
-                section: _compile(key, doc.data[key] if key in doc.data else {})
-                for section, key in SECTIONS
-            }
-    return per_run[def_path]
+        ctx.cache[key] = None if doc is None else {
+            section: _compile(name, doc.data[name] if name in doc.data else {})
+            for section, name in SECTIONS
+        }
+    return ctx.cache[key]
 
 
 def _compile(key: str, schema) -> Section:

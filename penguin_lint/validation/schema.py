@@ -125,8 +125,11 @@ def validate(doc: Document, schema_name: str) -> List[Problem]:
         for err in validator_for(schema_name).iter_errors(doc.data):
             out.extend(_convert(err, doc))
     for path in doc.nonfinite:
-        out.append(Problem("PL103", f"'{dotted(path)}' is {doc.get(*path)}, not a finite number",
-                           doc.value_pos(path), "write a real number"))
+        value = doc.get(*path)
+        # an int here is one beyond any float (the loaders mark those too)
+        what = (f"an integer of {len(str(abs(value)))} digits, too large to compute with"
+                if isinstance(value, int) else f"{value}, not a finite number")
+        out.append(Problem("PL103", f"'{dotted(path)}' is {what}", doc.value_pos(path), "write a real number"))
     return out
 
 
