@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import importlib
-from typing import Callable, Dict
+from typing import Callable
 
 FORMATS = ("text", "json", "github", "sarif")
 

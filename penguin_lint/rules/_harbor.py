@@ -14,13 +14,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-import jsonschema
-import referencing
-import referencing.exceptions
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-from jsonschema_specifications import REGISTRY as _META_SCHEMAS
-from referencing.jsonschema import DRAFT202012, UnknownDialect, specification_with
+# jsonschema and referencing are imported where a Harbor file is checked, so
+# that runs without Harbor files never load them.
 
 from penguin_lint.validation.formats import make_format_checker
 from penguin_lint.validation.schema import dotted, show
@@ -188,6 +183,12 @@ def compiled(ctx, def_path: str) -> Optional[Dict[str, Section]]:
 
 
 def _compile(key: str, schema) -> Section:
+    import jsonschema
+    import referencing
+    import referencing.exceptions
+    from jsonschema import Draft202012Validator
+    from referencing.jsonschema import DRAFT202012, UnknownDialect, specification_with
+
     out = Section(key)
     if not isinstance(schema, dict):
         return out  # wrong type: the definition's own schema reports it (PL102)
@@ -233,6 +234,9 @@ def _compile(key: str, schema) -> Section:
 
 
 def _meta_problems(key: str, schema: dict, cls) -> List[SchemaProblem]:
+    import referencing.exceptions
+    from jsonschema.exceptions import best_match
+
     meta = cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
     out = []
     try:
@@ -257,6 +261,9 @@ def _meta_problems(key: str, schema: dict, cls) -> List[SchemaProblem]:
 def _reference_problems(key: str, schema: dict, spec) -> List[SchemaProblem]:
     """Every ``$ref`` must resolve inside the schema (or to a published
     meta-schema): nothing is fetched, so a network reference is a finding."""
+    import referencing.exceptions
+    from jsonschema_specifications import REGISTRY as _META_SCHEMAS
+
     paths: Dict[int, Path_] = {}
 
     def index(node, path):

@@ -1,5 +1,4 @@
 """PL605 row-mismatch: a row's metadata or metrics fail the definition's schemas."""
-import referencing.exceptions
 
 from penguin_lint.rules._harbor import (
     SECTIONS, compiled, definition_for, is_definition_path, iter_row_errors, rows_files_beside,
@@ -69,7 +68,7 @@ class RowMismatch(Rule):
                 view = view or _RowView(doc, i)
                 try:
                     errors = iter_row_errors(validator, value)
-                except (RecursionError, referencing.exceptions.Unresolvable) as e:
+                except (RecursionError, _unresolvable()) as e:
                     reason = "it refers to itself without end" if isinstance(e, RecursionError) else str(e)
                     yield self.finding(subject, f"row {i + 1}: cannot be checked against {key} of {def_path}: {reason}",
                                        pos=doc.value_pos(("rows", i, section)))
@@ -83,3 +82,10 @@ class RowMismatch(Rule):
     def affected_by(self, changed, ctx):
         if is_definition_path(changed, ctx):
             yield from rows_files_beside(changed, ctx)
+
+
+def _unresolvable():
+    # imported only when a row fails to validate (see _harbor's lazy imports)
+    import referencing.exceptions
+
+    return referencing.exceptions.Unresolvable
