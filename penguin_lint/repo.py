@@ -39,6 +39,7 @@ class Repository:
         self._root_str = os.fspath(self.root)
         self.config = config
         self.layout = Layout(config)
+        self._packages = self.layout.roots["packages"]
         self._lists: Dict[str, Optional[Dict[str, Entry]]] = {}
         self._docs: Dict[str, Optional[Document]] = {}
         self.loads = 0  # how many files were parsed (diff mode is judged on it)
@@ -60,6 +61,8 @@ class Repository:
                 self._lists[rel] = None
                 return None
         out: Dict[str, Entry] = {}
+        # The executable bit costs a stat per file and matters only in packages.
+        want_mode = rel == self._packages or rel.startswith(self._packages + "/")
         try:
             with os.scandir(os.path.join(self._root_str, rel) if rel else self._root_str) as it:
                 for de in it:
@@ -68,7 +71,7 @@ class Repository:
                         is_dir = not link and de.is_dir(follow_symlinks=False)
                         is_file = not link and de.is_file(follow_symlinks=False)
                         executable = False
-                        if is_file:
+                        if is_file and want_mode:
                             executable = bool(de.stat(follow_symlinks=False).st_mode & 0o111)
                     except OSError:
                         link = is_dir = is_file = executable = False

@@ -109,10 +109,21 @@ def load_yaml(text: str, path: str) -> Document:
     root = None
     documents = 0
     try:
+        get_event = loader.get_event
         while True:
-            ev = loader.get_event()
+            ev = get_event()
             cls = ev.__class__
             if cls is ScalarEvent:
+                if stack:
+                    frame = stack[-1]
+                    if frame[2] and frame[3] is None and ev.anchor is None and (ev.tag is None or ev.tag == "!"):
+                        # A key (half of all scalars): its text is the key,
+                        # nothing to resolve; only a plain '<<' means more.
+                        if ev.value == "<<" and not ev.style:
+                            problem("PL003", "merge key '<<' in a data file", ev,
+                                    "write the merged keys out")
+                        frame[3] = (ev.value, _marks(ev))
+                        continue
                 if ev.anchor is not None:
                     problem("PL003", f"anchor '&{ev.anchor}' in a data file", ev,
                             "write the value out; anchors make reviews miss what a file says")
