@@ -19,7 +19,6 @@
 """
 from __future__ import annotations
 
-import fnmatch
 import re
 import sys
 from dataclasses import dataclass, field
@@ -183,6 +182,3 @@ def glob_roots(pattern: str) -> str:
         lit.append(p)
     return "/".join(lit)
 
-
-def fnmatch_name(name: str, pattern: str) -> bool:
-    return fnmatch.fnmatchcase(name, pattern)

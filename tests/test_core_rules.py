@@ -1,9 +1,10 @@
 """PL001–PL007 and PL101–PL207: a failing and a passing case each, with lines."""
 import os
+import textwrap
 
 import pytest
 
-from tests.conftest import lint
+from tests.conftest import VALID, lint
 
 BENCH = "packages/bench-a/benchmark_config.toml"
 TASK = "packages/bench-a/CASE-001-one/task_config.toml"
@@ -11,17 +12,7 @@ META = "experiments/lb/exp-1/meta_info.yaml"
 SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
 LB = "leaderboards/lb/leaderboard.yaml"
 
-GOOD_BENCH = """\
-id = "bench-a"
-title = "Bench A"
-description = "A benchmark."
-version = "1.0.0"
-last_update = "2026-10-29T12:00:00Z"
-status = "draft"
-
-[author]
-name = "Lab"
-"""
+GOOD_BENCH = textwrap.dedent(VALID[BENCH])
 
 
 def bench(**over):
