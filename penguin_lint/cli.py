@@ -105,6 +105,10 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     rel_paths = []
     for p in paths:
         rel = _relative(p, cwd, root)
+        if (rel is None or not os.path.lexists(root / rel)) and not os.path.isabs(p) \
+                and os.path.lexists(root / p):
+            # a path written relative to --root rather than to where we stand
+            rel = _relative(p, root, root)
         if rel is None:
             raise fail(f"path is outside the repository {root}: {p}")
         if rel and repo.entry(rel) is None and not os.path.lexists(root / rel):

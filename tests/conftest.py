@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import textwrap
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -73,6 +74,8 @@ VALID: Dict[str, str] = {
 def write_repo(root: Path, files: Dict[str, Optional[str]], base: Optional[Dict[str, str]] = None) -> Path:
     """Write ``base`` updated with ``files`` under ``root``; a None value
     removes that file from ``base``. Text is dedented; bytes are written raw."""
+    if root.exists():  # a fixture called twice in one test starts afresh
+        shutil.rmtree(root)
     merged: Dict[str, object] = dict(base or {})
     for k, v in files.items():
         if v is None:
@@ -118,7 +121,7 @@ def lint(root: Path, *args: str, fmt: str = "json") -> LintRun:
     """Run the command in-process, as a user would type it."""
     runner = CliRunner()
     argv = ["--root", str(root), "--format", fmt, *args]
-    if args and args[0] == "rules":
+    if root is None or (args and args[0] == "rules"):
         argv = list(args)
     result = runner.invoke(_entry, argv, catch_exceptions=False)
     return LintRun(result.exit_code, result.stdout, result.stderr if hasattr(result, "stderr") else "")

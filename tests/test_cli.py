@@ -1,0 +1,128 @@
+"""The command line as a user meets it: output bytes, exit codes, options."""
+import json
+import os
+import subprocess
+import sys
+
+from tests.conftest import VALID, lint, write_repo
+
+SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
+BENCH = "packages/bench-a/benchmark_config.toml"
+
+
+def test_text_report_bytes(repo):
+    root = repo({SUMMARY: "n_attempt: 2\nscore_mean: 50.0\nscore_std: 0.0\nnote: [\n"})
+    run = lint(root, "--all", fmt="text")
+    assert run.code == 1
+    first, *rest = run.output.splitlines()
+    assert first.startswith(f"{SUMMARY}:5:1: PL001 YAML does not parse")
+    assert rest[-1] == "Found 1 error, 0 warnings (7 files checked)."
+    assert "\x1b[" not in run.output  # no colour off a terminal
+
+
+def test_text_report_clean_and_colour_on_request(repo):
+    run = lint(repo(), "--all", fmt="text")
+    assert run.output == "All checks passed (7 files checked).\n"
+    run = lint(repo({BENCH: None}), "--all", "--color", "always", fmt="text")
+    assert "\x1b[31m" in run.output
+
+
+def test_hint_line_follows_its_finding(repo):
+    run = lint(repo({BENCH: VALID[BENCH].replace('"1.0.0"', '"2026.10.09.1"')}), "--all", fmt="text")
+    lines = run.output.splitlines()
+    i = next(i for i, ln in enumerate(lines) if " PL203 " in ln)
+    assert lines[i + 1].startswith("    hint: ")
+
+
+def test_json_report_shape(repo):
+    run = lint(repo({BENCH: VALID[BENCH].replace('"1.0.0"', '"2026.10.09.1"')}), "--all")
+    doc = run.json
+    assert doc["version"] == 1
+    assert doc["summary"] == {"files": 7, "errors": 1, "warnings": 0}
+    [f] = doc["findings"]
+    assert set(f) == {"path", "line", "column", "end_line", "end_column", "code", "name",
+                      "severity", "message", "hint"}
+    assert (f["path"], f["line"], f["column"], f["code"], f["name"]) == (
+        BENCH, 4, 11, "PL203", "invalid-version")
+
+
+def test_select_and_ignore_take_codes_and_prefixes(repo):
+    root = repo({BENCH: VALID[BENCH].replace('"1.0.0"', '"2026.10.09.1"'),
+                 SUMMARY: "n_attempt: 2\nscore_mean: 51.0\nscore_std: 0.0\n"})
+    assert sorted(lint(root, "--all").codes()) == ["PL203", "PL303"]
+    assert lint(root, "--all", "--select", "PL2").codes() == ["PL203"]
+    assert lint(root, "--all", "--ignore", "PL203,PL3").codes() == []
+    assert lint(root, "--all", "--ignore", "PL2", "--ignore", "PL303").code == 0
+
+
+def test_config_file_ignores_and_per_file_ignores(repo):
+    root = repo({BENCH: VALID[BENCH].replace('"1.0.0"', '"2026.10.09.1"'),
+                 SUMMARY: "n_attempt: 2\nscore_mean: 51.0\nscore_std: 0.0\n",
+                 ".penguin-lint.toml": 'ignore = ["PL203"]\n[per-file-ignores]\n"experiments/**" = ["PL3"]\n'})
+    assert lint(root, "--all").codes() == []
+
+
+def test_paths_narrow_the_report_not_the_checks(repo):
+    root = repo({BENCH: VALID[BENCH].replace('"1.0.0"', '"2026.10.09.1"'),
+                 "experiments/lb/exp-1/test/attempt-2.yaml": "score: 52.0\nresults:\n  - source: CASE-001-one\n    score: 52.0\n"})
+    run = lint(root, "experiments/lb/exp-1/test/attempt-2.yaml")
+    # the summary disagrees with the changed attempt: reported on the summary
+    assert run.at("PL303") == [(SUMMARY, 2), (SUMMARY, 3)]
+    assert "PL203" not in run.codes()
+
+
+def test_usage_errors_exit_2_with_one_line(repo):
+    root = repo()
+    for args in (["--all", "packages"], ["--select", "XX9"], ["--format", "yaml", "--all"],
+                 ["no/such/file.yaml"], ["--kind", "nope", BENCH]):
+        run = lint(root, *args)
+        assert run.code == 2, args
+    run = lint(root, "rules", "PL999")
+    assert run.code == 2
+
+
+def test_bad_config_is_one_line_exit_2(repo):
+    root = repo({".penguin-lint.toml": "selekt = ['PL1']\n"})
+    proc = subprocess.run([sys.executable, "-m", "penguin_lint", "--all", "--root", str(root)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "unknown setting 'selekt'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_rules_command_lists_and_explains():
+    run = lint(None, "rules")
+    assert run.code == 0
+    lines = run.output.splitlines()
+    assert lines[0].startswith("PL001  parse-error")
+    assert any(ln.startswith("PL408  attempt-count-mismatch") for ln in lines)
+    run = lint(None, "rules", "PL201")
+    assert run.output.startswith("PL201 id-mismatch (error)")
+    assert "Bad (" in run.output and "Good (" in run.output
+
+
+def test_rules_json_carries_docs():
+    run = lint(None, "rules", "--format", "json")
+    rules = json.loads(run.output)
+    assert {r["code"] for r in rules} >= {"PL001", "PL303", "PL607"}
+    assert all(r["doc"] and r["bad"]["text"] and r["good"]["text"] for r in rules)
+
+
+def test_jobs_give_the_same_report(tmp_path):
+    files = dict(VALID)
+    for i in range(30):  # enough units for workers
+        files[f"packages/b{i}/benchmark_config.toml"] = VALID[BENCH].replace("bench-a", f"b{i}").replace('"1.0.0"', '"1.0"')
+    root = write_repo(tmp_path / "r", files)
+    one = lint(root, "--all", "--jobs", "1")
+    two = lint(root, "--all", "--jobs", "2")
+    assert one.output == two.output
+    assert len(one.at("PL203")) == 30 and one.json["summary"]["files"] == 37
+
+
+def test_version_imports_little():
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "penguin_lint", "--version"],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert proc.returncode == 0 and proc.stdout.startswith("penguin-lint, version ")
+    imported = proc.stderr
+    for heavy in ("jsonschema", "yaml", "git", "multiprocessing"):
+        assert f" {heavy}\n" not in imported and f" {heavy}." not in imported, heavy
