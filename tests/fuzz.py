@@ -364,6 +364,8 @@ class FsWatch:
                 continue
             if real == self.root or real.startswith(self.root + os.sep) or real.startswith(self.PROGRAM):
                 continue
+            if real == os.devnull:
+                continue  # subprocesses (git) get it as stdin
             bad.append((name, p))
         return bad
 

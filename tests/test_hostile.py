@@ -116,6 +116,8 @@ class FsWatch:
                 continue
             if real == self.root or real.startswith(self.root + os.sep) or real.startswith(self.PROGRAM):
                 continue
+            if real == os.devnull:
+                continue  # subprocesses (git) get it as stdin
             if name in ("stat", "lstat") and any(
                     top.startswith(p.rstrip(os.sep) + os.sep) for top in (self.root + os.sep,) + self.PROGRAM):
                 continue  # a folder above the root or the program, passed while resolving them
@@ -473,6 +475,49 @@ def test_symlink_given_on_the_command_line(linked_repo):
     assert ("experiments/lb/exp-1/meta_info.yaml", None) in run.at("PL006")
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_named_pipes_are_never_opened(repo):
+    """Opening a FIFO for reading blocks until a writer comes: it must not happen."""
+    root = repo()
+    (root / META).unlink()
+    os.mkfifo(root / META)
+    os.mkfifo(root / "packages/bench-a/CASE-001-one/statement/pipe.yaml")
+    run = hostile(root)
+    assert (META, None) in run.at("PL301")  # not a file: the experiment has no meta_info.yaml
+
+
+def test_symlinks_and_odd_names_in_a_pull_request(repo, tmp_path, monkeypatch):
+    """Pull-request mode (what CI runs): a committed link to /etc/passwd and a
+    folder named like a workflow command are reported, never followed."""
+    pytest.importorskip("git")
+    import subprocess
+
+    for k, v in {"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "T",
+                 "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1",
+                 "GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig")}.items():
+        monkeypatch.setenv(k, v)
+    root = repo()
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+    git("init", "-q", "-b", "main")
+    git("add", "-A")
+    git("commit", "-qm", "base")
+    (root / META).unlink()
+    os.symlink("/etc/passwd", root / META)
+    odd = root / "experiments/lb" / ODD
+    odd.mkdir()
+    (odd / "meta_info.yaml").write_text(GOOD_META)
+    git("add", "-A")
+    git("commit", "-qm", "change")
+    for fmt, run in {fmt: hostile(root, "--diff-base", "HEAD~1", fmt=fmt) for fmt in OUTPUT_FORMATS}.items():
+        assert "root:" not in run.output and "\x1b" not in run.output, fmt
+        if fmt == "json":
+            assert (META, None) in run.at("PL006")
+            assert (f"experiments/lb/{ODD}/meta_info.yaml", 1) in run.at("PL201")
+
+
 def test_symlinked_top_folders(repo, tmp_path):
     root = repo()
     for top in ("packages", "experiments"):
@@ -667,6 +712,26 @@ def test_division_by_zero_and_by_nan(repo):
 def test_n_attempt_astronomically_large(repo):
     run = hostile(repo({SUMMARY: "n_attempt: 99999999999999999999\nscore_mean: 50.0\nscore_std: 0.0\n"}))
     assert len(run.at("PL302")) <= 25
+
+
+# -- values that make a pattern backtrack ---------------------------------------------------
+
+@pytest.mark.parametrize("key,value", [
+    ("email", "a@" + "." * 200_000 + " "),
+    ("email", "a@" + "a." * 100_000 + "@"),
+    ("homepage", "http://" + "a" * 200_000 + " "),
+    ("homepage", "a:" + "a" * 200_000 + " "),
+])
+def test_long_values_checked_in_linear_time(repo, key, value):
+    text = VALID[LB].replace("          name: Lab\n", f"          name: Lab\n          {key}: {_yaml_str(value)}\n")
+    run = hostile(repo({LB: text}))
+    assert (LB, 6) in run.at("PL103")
+
+
+def test_long_version_string(repo):
+    text = VALID[BENCH].replace('version = "1.0.0"', 'version = "1.0.0-' + "1." * 200_000 + '!"')
+    run = hostile(repo({BENCH: text}))
+    assert (BENCH, 4) in run.at("PL203")
 
 
 # -- output safety --------------------------------------------------------------------------------

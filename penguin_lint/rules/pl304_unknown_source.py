@@ -50,8 +50,11 @@ class UnknownSource(Rule):
         doc = ctx.valid_doc(subject.path)
         if doc is None or not isinstance(doc.data.get("results"), list):
             return
-        tasks = [t for t in ctx.repo.subdirs(pkg) if not t.startswith(".")]
-        known = set(tasks)
+        key = ("PL304 tasks", pkg)
+        if key not in ctx.cache:  # every attempt of an experiment asks the same
+            tasks = [t for t in ctx.repo.subdirs(pkg) if not t.startswith(".")]
+            ctx.cache[key] = (tasks, frozenset(tasks))
+        tasks, known = ctx.cache[key]
         for i, rec in enumerate(doc.data["results"]):
             source = rec.get("source") if isinstance(rec, dict) else None
             if not safe_segment(source) or source in known:
@@ -75,7 +78,12 @@ class UnknownSource(Rule):
             yield from attempt_files(ctx, changed.rpartition("/")[0])
             return
         b = changed_benchmark(changed, ctx)
-        if b is not None:
-            # a task folder added, renamed or deleted
+        depth = ctx.layout.roots["packages"].count("/") + 3  # packages/<b>/<task>
+        parts = changed.split("/")
+        task_dir = "/".join(parts[:depth])
+        if b is not None and len(parts) >= depth and not ctx.repo.is_dir(task_dir):
+            # A task folder that is gone (deleted or renamed) can break the
+            # attempts naming it; an edit inside a task that is still there,
+            # or a new task, cannot add a finding, so no experiment is read.
             for exp_dir in experiments_using(ctx, b):
                 yield from attempt_files(ctx, exp_dir)

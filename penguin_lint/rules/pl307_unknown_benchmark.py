@@ -91,8 +91,9 @@ class UnknownBenchmark(Rule):
                            pos=doc.value_pos(("benchmark_id",)), hint=hint)
 
     def affected_by(self, changed, ctx):
-        # A package that appears or vanishes settles the meta_info files naming it.
+        # A package that vanishes breaks the meta_info files naming it (one
+        # that appears can only clear findings, so it costs no scan).
         b = changed_benchmark(changed, ctx)
-        if b is not None:
+        if b is not None and not ctx.repo.is_dir(ctx.layout.package_dir(b)):
             for exp_dir in experiments_using(ctx, b):
                 yield f"{exp_dir}/meta_info.yaml"
