@@ -328,6 +328,37 @@ def test_diff_run_loads_only_the_change_and_what_it_touches(tmp_path):
     assert {f.path for f in diff.findings} == {"experiments/lb-07/exp-1/test/summary.yaml"}
 
 
+
+def test_editing_a_task_reads_no_experiment_but_removing_one_does(tmp_path):
+    files = dict(VALID)
+    for i in range(30):
+        lb = f"lb-{i:02d}"
+        for k, v in VALID.items():
+            if k.startswith(("leaderboards/", "experiments/")):
+                files[k.replace("/lb/", f"/{lb}/")] = v.replace("leaderboard_id: lb", f"leaderboard_id: {lb}")
+    files["packages/bench-a/CASE-002-two/task_config.toml"] = 'id = "CASE-002-two"\ntitle = "T"\ndescription = "d"\n'
+    files["packages/bench-a/CASE-002-two/statement/README.md"] = "s\n"
+    files["packages/bench-a/CASE-002-two/rubric/README.md"] = "r\n"
+    root = init_repo(tmp_path / "r", files)
+
+    def run(changed):
+        config = load_config(root, FILE_KINDS)
+        engine = Engine(Repository(root, config), config, enabled_rules(config))
+        return engine.run_paths(changed)
+
+    edit(root, "packages/bench-a/CASE-001-one/task_config.toml",
+         'id = "CASE-001-one"\ntitle = "One, renamed"\ndescription = "d"\n')
+    edited = run(changed_paths(root, "main")[0])
+    assert edited.loads <= 2 and edited.findings == []
+    subprocess.run(["git", "checkout", "--", "."], cwd=root, check=True)
+    subprocess.run(["git", "rm", "-rq", "packages/bench-a/CASE-001-one"], cwd=root, check=True)
+    removed = run(changed_paths(root, "main")[0])
+    # every experiment naming bench-a is read, and its attempts report the lost task
+    assert removed.loads > 31
+    assert {f.code for f in removed.findings} == {"PL304"}
+    assert len(removed.findings) == 2 * 31
+
+
 # -- PL501 published-in-pr ------------------------------------------------------
 
 def test_pl501_new_published_benchmark_warns_at_status_line(gitrepo):
