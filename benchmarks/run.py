@@ -487,10 +487,20 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             target.write_bytes(original)
 
+    def git_floor_job() -> Run:
+        # What git alone needs to tell what changed (tracked and untracked):
+        # no diff run can cost less than this scan of the work tree.
+        target.write_bytes(original + DIFF_EDIT.encode())
+        try:
+            return run_once(["git", "status", "--porcelain", "-z", "--untracked-files=all"], cwd=large)
+        finally:
+            target.write_bytes(original)
+
     t2 = interleaved(repeat, {
         "penguin-lint --all (large)": lint_job(large, "--all"),
         "parse floor (large)": lambda: run_once(floor_cmd),
         "penguin-lint --diff-base HEAD (large)": diff_job,
+        "git status -uall (large)": git_floor_job,
         "penguin-lint --all (half)": lint_job(half, "--all"),
     })
     timings += t2.values()
@@ -512,6 +522,10 @@ def main(argv: list[str] | None = None) -> int:
                     f"--diff-base {fmt_s(diff.median)}", f"--all {fmt_s(all_large.median)}",
                     f"{share * 100:.1f} %", "<= 3 %",
                     error_diff or error_all or verdict(share <= 0.03)))
+    git_floor = t2["git status -uall (large)"]
+    rows.append(Row(3, "  git's own change scan (floor of 3)", label("large"),
+                    f"git status {fmt_s(git_floor.median)}", f"--all {fmt_s(all_large.median)}",
+                    f"{git_floor.median / all_large.median * 100:.1f} %", "-", "info"))
 
     # 4. growth: large against half.
     all_half = t2["penguin-lint --all (half)"]

@@ -101,7 +101,13 @@ def compile_schema(root: dict, pattern_ok: Callable[[str, str], bool],
                 checks.append(lambda x, c=val: _same(x, c))
             elif key == "required":
                 req = tuple(val)
-                checks.append(lambda x, req=req: not isinstance(x, dict) or all(r in x for r in req))
+                def _required(x, req=req):
+                    if isinstance(x, dict):
+                        for r in req:
+                            if r not in x:
+                                return False
+                    return True
+                checks.append(_required)
             elif key == "properties":
                 props = {k: build(v) for k, v in val.items()}
                 def _props(x, props=props):
@@ -122,13 +128,22 @@ def compile_schema(root: dict, pattern_ok: Callable[[str, str], bool],
                 def _additional(x, known=known, extra=extra):
                     if not isinstance(x, dict):
                         return True
-                    return all(extra(v) for k, v in x.items() if k not in known)
+                    for k, v in x.items():
+                        if k not in known and not extra(v):
+                            return False
+                    return True
                 checks.append(_additional)
             elif key == "items":
                 if not isinstance(val, dict) and not isinstance(val, bool):
                     raise Unsupported("items array")
                 item = build(val)
-                checks.append(lambda x, item=item: not isinstance(x, list) or all(item(v) for v in x))
+                def _items(x, item=item):
+                    if isinstance(x, list):
+                        for v in x:
+                            if not item(v):
+                                return False
+                    return True
+                checks.append(_items)
             elif key in ("minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"):
                 typ = {"I": list, "L": str, "P": dict}[key[3]]
                 n = val
@@ -187,7 +202,13 @@ def compile_schema(root: dict, pattern_ok: Callable[[str, str], bool],
         if len(checks) == 1:
             return checks[0]
         checks = tuple(checks)
-        return lambda x: all(c(x) for c in checks)
+        def _all(x):
+            # plain loops: generator expressions cost more than the checks
+            for c in checks:
+                if not c(x):
+                    return False
+            return True
+        return _all
 
     try:
         return build(root)
