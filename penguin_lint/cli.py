@@ -38,7 +38,11 @@ def find_root(start: Path) -> Path:
 
 
 def fail(message: str) -> "click.exceptions.Exit":
-    click.echo(f"penguin-lint: error: {message}", err=True)
+    from penguin_lint.reporters import sanitize
+
+    # Messages quote configuration and file names from the pull request:
+    # escaped, they cannot drive a terminal or forge a CI log line.
+    click.echo(f"penguin-lint: error: {sanitize(message)}", err=True)
     return click.exceptions.Exit(EXIT_FAILURE)
 
 
@@ -205,3 +209,5 @@ def main(argv: Optional[List[str]] = None) -> None:
     except KeyboardInterrupt:  # pragma: no cover
         click.echo("penguin-lint: interrupted", err=True)
         sys.exit(EXIT_FAILURE)
+    finally:
+        gc.enable()  # lint() turns it off for the run; callers in-process get it back

@@ -19,6 +19,7 @@
 """
 from __future__ import annotations
 
+import fnmatch
 import re
 import sys
 from dataclasses import dataclass, field
@@ -62,43 +63,59 @@ class Config:
 
 
 def glob_match(path: str, pattern: str) -> bool:
-    """Glob where ``**`` spans folders and ``*`` stays within one."""
-    return _glob_re(pattern).match(path) is not None
+    """Glob where ``**`` spans folders, ``*`` and ``?`` stay within one, and
+    ``{a,b}`` is either. Matching goes folder by folder, each folder name
+    with fnmatch (linear-time since Python 3.9), so that a pattern from a
+    pull request cannot make the matcher backtrack for hours."""
+    return any(_match_segments(segs, path.split("/")) for segs in _compile_glob(pattern))
 
 
-_GLOB_CACHE: Dict[str, "re.Pattern[str]"] = {}
+_GLOB_CACHE: Dict[str, list] = {}
+_MAX_ALTERNATIVES = 64
 
 
-def _glob_re(pattern: str):
-    rx = _GLOB_CACHE.get(pattern)
-    if rx is None:
-        out, i = [], 0
-        while i < len(pattern):
-            c = pattern[i]
-            if pattern.startswith("**/", i):
-                out.append("(?:.*/)?")
-                i += 3
-                continue
-            if pattern.startswith("**", i):
-                out.append(".*")
-                i += 2
-                continue
-            if c == "*":
-                out.append("[^/]*")
-            elif c == "?":
-                out.append("[^/]")
-            elif c == "{":
-                j = pattern.find("}", i)
-                if j != -1:
-                    out.append("(?:" + "|".join(re.escape(a) for a in pattern[i + 1:j].split(",")) + ")")
-                    i = j + 1
-                    continue
-                out.append(re.escape(c))
-            else:
-                out.append(re.escape(c))
-            i += 1
-        rx = _GLOB_CACHE[pattern] = re.compile("(?:" + "".join(out) + r")\Z")
-    return rx
+def _expand_braces(pattern: str) -> List[str]:
+    i = pattern.find("{")
+    j = pattern.find("}", i + 1) if i != -1 else -1
+    if i == -1 or j == -1:
+        return [pattern]
+    out: List[str] = []
+    for alt in pattern[i + 1:j].split(","):
+        out.extend(_expand_braces(pattern[:i] + alt + pattern[j + 1:]))
+        if len(out) > _MAX_ALTERNATIVES:
+            raise ConfigError(f"{CONFIG_FILE}: glob '{pattern}' has more than {_MAX_ALTERNATIVES} alternatives")
+    return out
+
+
+def _compile_glob(pattern: str) -> list:
+    compiled = _GLOB_CACHE.get(pattern)
+    if compiled is None:
+        compiled = []
+        for alt in _expand_braces(pattern):
+            segs = []
+            for seg in alt.strip("/").split("/"):
+                if seg == "**":
+                    if not segs or segs[-1] is not None:  # a/**/**/b is a/**/b
+                        segs.append(None)
+                else:
+                    segs.append(re.compile(fnmatch.translate(seg.replace("**", "*"))))
+            compiled.append(segs)
+        _GLOB_CACHE[pattern] = compiled
+    return compiled
+
+
+def _match_segments(segs, names) -> bool:
+    # The set of path positions the pattern can have reached: O(pattern x path).
+    states = {0}
+    n = len(names)
+    for seg in segs:
+        if seg is None:
+            states = set(range(min(states), n + 1))
+        else:
+            states = {j + 1 for j in states if j < n and seg.match(names[j])}
+        if not states:
+            return False
+    return n in states
 
 
 def _codes(value, key: str) -> List[str]:
@@ -142,6 +159,8 @@ def load_config(root: Path, known_kinds) -> Config:
     if not isinstance(pfi, dict):
         raise ConfigError(f"{CONFIG_FILE}: 'per-file-ignores' must be a table of glob = [codes]")
     cfg.per_file_ignores = [(k, _codes(v, f"per-file-ignores.{k}")) for k, v in pfi.items()]
+    for glob in pfi:
+        _compile_glob(glob)
     if "max-file-size" in data:
         cfg.size_limit = parse_size(data["max-file-size"])
     if "base-branch" in data:
@@ -164,6 +183,7 @@ def load_config(root: Path, known_kinds) -> Config:
         if kind not in known_kinds:
             raise ConfigError(f"{CONFIG_FILE}: kinds.\"{glob}\": unknown kind '{kind}' "
                               f"(known: {', '.join(sorted(known_kinds))})")
+        _compile_glob(glob)
         cfg.kinds.append((glob.strip("/"), kind))
     return cfg
 

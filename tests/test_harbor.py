@@ -662,3 +662,24 @@ def test_real_orca_definition_is_clean_and_submissions_are_not_rows():
     run = lint(REALWORLD / "ORCA-bench/ORCA-bench", "--all")
     assert run.findings == []
     assert run.json["summary"]["files"] == 1  # leaderboard.json; submissions/*.json is not a kind
+
+
+def test_pl604_refuses_a_pattern_that_backtracks_exponentially(harbor):
+    import time
+
+    definition = edit(GOOD_DEF, "    agent:\n      type: string\n",
+                      "    agent:\n      type: string\n      pattern: \"^(a+)+$\"\n")
+    rows = edit(GOOD_ROWS, "agent: terminus-2", "agent: " + "a" * 40 + "!")
+    start = time.process_time()
+    run = lint(harbor(definition, rows), "--all")
+    assert time.process_time() - start < 2
+    [f] = only(run, "PL604")
+    assert (f["path"], f["line"]) == (DEF, line_of(definition, "pattern:"))
+    assert "repeat inside a repeat" in f["message"]
+    assert only(run, "PL605") == []  # rows are not run through that pattern
+
+
+def test_pl604_accepts_an_unambiguous_slug_pattern(harbor):
+    definition = edit(GOOD_DEF, "    agent:\n      type: string\n",
+                      "    agent:\n      type: string\n      pattern: \"^([a-z0-9]+-)*[a-z0-9]+$\"\n")
+    assert lint(harbor(definition), "--all").findings == []

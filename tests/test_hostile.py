@@ -774,3 +774,24 @@ def test_file_name_that_is_not_utf8(repo):
         fh.write(GOOD_META.encode())
     for fmt, run in every_format(root).items():
         assert "exp-\\x" in run.output or "exp-%FF" in run.output or "exp-\\udcff" in run.output, fmt
+
+
+def test_pathological_globs_in_config_do_not_hang(repo):
+    root = repo({".penguin-lint.toml": '[per-file-ignores]\n"' + "*" * 30 + 'zz" = ["PL1"]\n'
+                 '[kinds]\n"' + "*a" * 30 + 'b/x.yaml" = "summary"\n',
+                 "packages/bench-a/benchmark_config.toml": 'id = "bench-a"\n'})
+    start = time.process_time()
+    run = lint(root, "--all")
+    assert time.process_time() - start < 2
+    assert run.code == 1 and "PL101" in run.codes()
+
+
+def test_error_lines_are_escaped(repo, capfd):
+    import subprocess
+    import sys
+
+    root = repo({".penguin-lint.toml": '"\\u001b]0;owned\\u0007\\n::error file=x::forged" = 1\n'})
+    proc = subprocess.run([sys.executable, "-m", "penguin_lint", "--all", "--root", str(root)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "\x1b" not in proc.stderr and "\n::error" not in proc.stderr

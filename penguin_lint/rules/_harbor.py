@@ -210,6 +210,9 @@ def _compile(key: str, schema) -> Section:
     out.problems.extend(_meta_problems(key, schema, cls))
     if out.problems:
         return out
+    out.problems.extend(_pattern_problems(key, schema))
+    if out.problems:
+        return out
     out.problems.extend(_reference_problems(key, schema, spec))
     if out.problems:
         return out
@@ -312,3 +315,89 @@ def iter_row_errors(validator, instance):
     """The validation errors of one row section; raises what the validator
     raises (RecursionError, Unresolvable) for the caller to report."""
     return sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
+
+
+def _pattern_problems(key: str, schema) -> List[SchemaProblem]:
+    """Patterns come from the pull request and run on Python's backtracking
+    regex engine: one with a repeat inside a repeat (``(a+)+``) can take
+    hours on a short row value, so it is refused before any row is checked."""
+    out: List[SchemaProblem] = []
+
+    def check(pattern, path):
+        if not isinstance(pattern, str):
+            return
+        try:
+            nested = _nested_repeat(pattern)
+        except (re.error, RecursionError, OverflowError) as e:
+            out.append(SchemaProblem(path, f"'{key}.{dotted(path)}' is not a valid regular expression: {show(str(e))}"))
+            return
+        if nested:
+            out.append(SchemaProblem(
+                path, f"'{key}.{dotted(path)}' nests a repeat inside a repeat: {show(pattern)}",
+                "such patterns can take exponential time on a short value; "
+                "rewrite it without nested quantifiers, e.g. ^a+$ instead of ^(a+)+$"))
+
+    def walk(node, path, depth):
+        if depth > 64:
+            return
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "pattern":
+                    check(v, path + (k,))
+                elif k == "patternProperties" and isinstance(v, dict):
+                    for name in v:
+                        check(name, path + (k, name))
+                if isinstance(v, (dict, list)):
+                    walk(v, path + (k,), depth + 1)
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, path + (i,), depth + 1)
+
+    walk(schema, (), 0)
+    return out
+
+
+def _nested_repeat(pattern: str) -> bool:
+    """Whether an unbounded repeat's body is itself nothing but a variable
+    repeat (``(a+)+``, ``(\\d{1,3})*``, ``(?:x|y*)*``): the shape whose
+    matches a backtracking engine tries in exponentially many ways. A body
+    with something fixed after the inner repeat (``([a-z]+-)*``) is fine."""
+    from re import _constants as c, _parser as sre_parse
+
+    repeats = (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT))
+
+    def variable_repeat(items) -> bool:
+        items = list(items)
+        while len(items) == 1 and items[0][0] is c.SUBPATTERN:
+            items = list(items[0][1][3])
+        if len(items) != 1:
+            return False
+        op, av = items[0]
+        if op in repeats:
+            return av[0] != av[1]
+        if op is c.BRANCH:
+            return any(variable_repeat(alt) for alt in av[1])
+        return False
+
+    def children(op, av):
+        if op in repeats:
+            return [av[2]]
+        if op is c.SUBPATTERN:
+            return [av[3]]
+        if op is c.BRANCH:
+            return list(av[1])
+        if op in (c.ASSERT, c.ASSERT_NOT):
+            return [av[1]]
+        if op is getattr(c, "ATOMIC_GROUP", None):
+            return [av]
+        return []
+
+    def nested(items) -> bool:
+        for op, av in items:
+            if op in repeats and av[1] == c.MAXREPEAT and variable_repeat(av[2]):
+                return True
+            if any(nested(sub) for sub in children(op, av)):
+                return True
+        return False
+
+    return nested(sre_parse.parse(pattern))

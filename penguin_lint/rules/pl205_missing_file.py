@@ -27,6 +27,19 @@ class MissingFile(Rule):
             return  # a dot-folder is PL007's, not a task
         for rel in REQUIRED[subject.kind]:
             path = f"{subject.path}/{rel}"
-            if not ctx.repo.is_file(path):
+            if not ctx.repo.is_file(path) and not _behind_link(ctx.repo, subject.path, rel):
                 what = {"package": "benchmark package", "task": "task", "data": "data folder"}[subject.kind]
                 yield self.finding(subject, f"{what} '{subject.path}' has no {rel}", path=path)
+
+
+def _behind_link(repo, folder, rel):
+    """Whether the file, or a folder on its way, is a link (PL006 reports it)."""
+    path = folder
+    for part in rel.split("/"):
+        path = f"{path}/{part}"
+        e = repo.entry(path)
+        if e is None:
+            return False
+        if e.is_symlink:
+            return True
+    return False
