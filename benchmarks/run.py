@@ -401,6 +401,13 @@ def main(argv: list[str] | None = None) -> int:
     args.workdir.mkdir(parents=True, exist_ok=True)
 
     linter = Linter(args.linter)
+    if args.linter is None:
+        # An installed package carries its bytecode (pip compiles it), and so
+        # does check-jsonschema's; a source tree run with
+        # PYTHONDONTWRITEBYTECODE would recompile every module on every run.
+        import compileall
+
+        compileall.compile_dir(str(PROJECT_ROOT / "penguin_lint"), quiet=1)
     cjs = find_check_jsonschema()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, repeat {repeat}, "
           f"workdir {args.workdir}")

@@ -8,9 +8,8 @@ repository or pass through a link.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from penguin_lint.config import Config, glob_roots
 from penguin_lint.layout import Layout, safe_segment
@@ -21,16 +20,20 @@ from penguin_lint.loaders.document import Document
 def _plain_rel(rel: str) -> bool:
     """A relative path of plain names: no empty, "." or ".." segment, so no
     leading "/" either. Only such paths are ever joined to the root."""
-    return isinstance(rel, str) and all(s not in ("", ".", "..") for s in rel.split("/"))
+    if not isinstance(rel, str) or not rel or rel[0] == "/" or rel[-1] == "/" or "//" in rel:
+        return False
+    if "/." not in "/" + rel:  # no segment starts with a dot: the common case
+        return True
+    return all(s not in (".", "..") for s in rel.split("/"))
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     name: str
     is_dir: bool
     is_file: bool
     is_symlink: bool
     executable: bool
+    size: int = -1  # known inside packages (PL004 reads it), else -1
 
 
 class Repository:
@@ -61,7 +64,7 @@ class Repository:
                 self._lists[rel] = None
                 return None
         out: Dict[str, Entry] = {}
-        # The executable bit costs a stat per file and matters only in packages.
+        # The executable bit and size cost a stat per file and matter only in packages.
         want_mode = rel == self._packages or rel.startswith(self._packages + "/")
         try:
             with os.scandir(os.path.join(self._root_str, rel) if rel else self._root_str) as it:
@@ -71,11 +74,15 @@ class Repository:
                         is_dir = not link and de.is_dir(follow_symlinks=False)
                         is_file = not link and de.is_file(follow_symlinks=False)
                         executable = False
+                        size = -1
                         if is_file and want_mode:
-                            executable = bool(de.stat(follow_symlinks=False).st_mode & 0o111)
+                            st = de.stat(follow_symlinks=False)
+                            executable = bool(st.st_mode & 0o111)
+                            size = st.st_size
                     except OSError:
                         link = is_dir = is_file = executable = False
-                    out[de.name] = Entry(de.name, is_dir, is_file, link, executable)
+                        size = -1
+                    out[de.name] = Entry(de.name, is_dir, is_file, link, executable, size)
         except OSError:
             self._lists[rel] = None
             return None

@@ -795,3 +795,9 @@ def test_error_lines_are_escaped(repo, capfd):
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "\x1b" not in proc.stderr and "\n::error" not in proc.stderr
+
+
+@pytest.mark.parametrize("text", ["!!int", "!!float ''", "!!bool", "!!int 0x", "!!bool maybe"])
+def test_explicit_tags_with_bad_text_are_parse_errors(repo, text):
+    run = lint(repo({"experiments/lb/exp-1/meta_info.yaml": text + "\n"}), "--all")
+    assert run.at("PL001") == [("experiments/lb/exp-1/meta_info.yaml", 1)]

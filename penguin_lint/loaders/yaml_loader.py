@@ -139,7 +139,8 @@ def load_yaml(text: str, path: str) -> Document:
                     else:
                         try:
                             value = _construct(tag, ev.value)
-                        except (ConstructorError, ValueError):
+                        except (ConstructorError, ValueError, IndexError, KeyError, TypeError, OverflowError):
+                            # PyYAML's constructors fail in odd ways on odd text (!!int "")
                             shown = ev.value if len(ev.value) <= 60 else ev.value[:57] + "..."
                             problem("PL001", f"'{shown}' is not a valid {tag[len(_T):]}", ev)
                             value = None

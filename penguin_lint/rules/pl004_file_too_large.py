@@ -1,6 +1,4 @@
 """PL004 file-too-large: a file over the size limit (default 5 MiB)."""
-import os
-
 from penguin_lint.config import DEFAULT_SIZE_LIMIT
 from penguin_lint.findings import Position
 from penguin_lint.loaders import _human
@@ -30,10 +28,8 @@ class FileTooLarge(ProblemRule):
         root = ctx.layout.roots["packages"] + "/"
         if not subject.path.startswith(root):
             return
-        try:
-            size = os.lstat(os.path.join(ctx.repo.root, subject.path)).st_size
-        except OSError:
-            return
+        entry = ctx.repo.entry(subject.path)
+        size = entry.size if entry is not None else -1
         limit = ctx.config.size_limit or DEFAULT_SIZE_LIMIT
         if size > limit:
             yield self.finding(subject, f"file is {_human(size)}, over the limit of {_human(limit)}",
