@@ -271,3 +271,9 @@ def test_pl102_yaml11_exponent_is_text_hint(repo):
 def test_pl001_integer_too_long_to_read(repo, path, text, line):
     run = lint(repo({path: text}), "--all")
     assert run.at("PL001") == [(path, line)]
+
+
+def test_pl102_toml_number_where_a_string_belongs_gets_quote_hint(repo):
+    run = lint(repo({BENCH: bench(version="1.10")}), "--all")
+    [f] = [f for f in run.findings if f["code"] == "PL102"]
+    assert (f["line"], f["hint"]) == (2, 'TOML read 1.10 as a number; quote it: version = "1.10"')

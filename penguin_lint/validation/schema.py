@@ -174,6 +174,11 @@ def _convert(err, doc: Document) -> List[Problem]:
         names = " or ".join(_TYPE_NAMES.get(t, t) for t in expected)
         hint = None
         imp = doc.implicit.get(path)
+        if imp is None and doc.fmt == "toml" and "string" in expected and isinstance(inst, (bool, int, float)):
+            # TOML typed a bare value: quote its source text, as written
+            src = _source_text(doc, path)
+            if src:
+                imp = ({bool: "bool", int: "int", float: "float"}[type(inst)], src)
         if imp is not None and "string" in expected:
             tag, src = imp
             what = {"timestamp": "a date", "bool": "a boolean", "int": "a number",
@@ -220,3 +225,17 @@ def _convert(err, doc: Document) -> List[Problem]:
         message = f"'{where}': {err.message}"
     pos = doc.value_pos(path)
     return [Problem(code, message, pos, schema.get("x-hint"))]
+
+
+def _source_text(doc: Document, path) -> str:
+    """The text of a one-line value as written in the file ('' if unknown)."""
+    if not doc.text:
+        return ""
+    pos = doc.value_pos(path)
+    if pos.end_line != pos.line or pos.end_column is None:
+        return ""
+    lines = doc.text.splitlines()
+    if not 0 < pos.line <= len(lines):
+        return ""
+    src = lines[pos.line - 1][pos.column - 1:pos.end_column - 1].strip()
+    return src if 0 < len(src) <= 60 else ""
