@@ -8,7 +8,7 @@ findings about files missing from the touched folders.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 import os
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 

@@ -1,7 +1,6 @@
 """Shared test helpers: build a repository from a dict, run the linter."""
 from __future__ import annotations
 
-import io
 import json
 import shutil
 import textwrap

@@ -42,7 +42,7 @@ PROJECT = Path(__file__).resolve().parents[1]
 if str(PROJECT) not in sys.path:  # pragma: no cover - run as a script
     sys.path.insert(0, str(PROJECT))
 
-import penguin_lint  # noqa: E402
+from tests.fswatch import FsWatch as _FsWatch  # noqa: E402
 from penguin_lint.cli import main as cli_main  # noqa: E402
 from penguin_lint.reporters import FORMATS  # noqa: E402
 from penguin_lint.rules import all_rules  # noqa: E402
@@ -303,71 +303,12 @@ def write_tree(root: Path, tree: Tree) -> None:
 
 # -- judging a run -----------------------------------------------------------------------
 
-class FsWatch:
-    """Records paths handed to ``os.open``, ``os.scandir``, ``os.listdir`` and
-    ``open`` while active; ``outside()`` lists those that do not resolve into
-    the repository (``O_NOFOLLOW`` opens are judged by their folder)."""
-
-    NAMES = ("open", "scandir", "listdir")
-    PROGRAM = tuple(sorted({os.path.realpath(p) + os.sep for p in (
-        sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(penguin_lint.__file__),
-        str(PROJECT / "schemas"))}))
+class FsWatch(_FsWatch):
+    """The suite's watch, on the calls that can read content (stat calls are
+    many and read nothing, so the campaign leaves them out for speed)."""
 
     def __init__(self, root: Path):
-        self.root = os.path.realpath(root)
-        self.calls: List[Tuple[str, object, int]] = []
-        self._saved: Dict[str, object] = {}
-
-    def __enter__(self):
-        import builtins
-
-        for name in self.NAMES:
-            self._saved[name] = getattr(os, name)
-            setattr(os, name, self._wrap(name, self._saved[name]))
-        self._saved["builtins.open"] = builtins.open
-        builtins.open = self._wrap("builtins.open", builtins.open)
-        return self
-
-    def __exit__(self, *exc):
-        import builtins
-
-        for name, orig in self._saved.items():
-            if name == "builtins.open":
-                builtins.open = orig
-            else:
-                setattr(os, name, orig)
-        return False
-
-    def _wrap(self, name, orig):
-        calls = self.calls
-
-        def wrapper(*args, **kwargs):
-            path = args[0] if args else kwargs.get("path", kwargs.get("file", "."))
-            flags = args[1] if name == "open" and len(args) > 1 else kwargs.get("flags", 0)
-            calls.append((name, path, flags if isinstance(flags, int) else 0))
-            return orig(*args, **kwargs)
-        return wrapper
-
-    def outside(self) -> List[Tuple[str, str]]:
-        bad = []
-        nofollow = getattr(os, "O_NOFOLLOW", 0)
-        for name, path, flags in self.calls:
-            if isinstance(path, int) or path is None:
-                continue
-            try:
-                p = os.path.abspath(os.fsdecode(os.fspath(path)))
-                if name == "open" and flags & nofollow:
-                    real = os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p))
-                else:
-                    real = os.path.realpath(p)
-            except (ValueError, TypeError):
-                continue
-            if real == self.root or real.startswith(self.root + os.sep) or real.startswith(self.PROGRAM):
-                continue
-            if real == os.devnull:
-                continue  # subprocesses (git) get it as stdin
-            bad.append((name, p))
-        return bad
+        super().__init__(root, names=("open", "scandir", "listdir"))
 
 
 class Outcome:
@@ -553,7 +494,7 @@ def campaign(minutes: Optional[float], inputs: Optional[int], seed: int, crash_d
     print(f"inputs run: {n} in {elapsed:.0f} s ({n / max(elapsed, 1e-9):.0f}/s), seed {seed}")
     print(f"findings (json runs): {sum(findings.values())} across {len(findings)} codes: "
           + ", ".join(f"{c} {k}" for c, k in sorted(findings.items())))
-    print(f"slowest inputs (CPU s): " + ", ".join(f"{t:.2f}" for t, _ in slowest))
+    print("slowest inputs (CPU s): " + ", ".join(f"{t:.2f}" for t, _ in slowest))
     if crashes:
         print(f"problems: {sum(crashes.values())} in {len(crashes)} kinds (saved {saved} to {crash_dir}):")
         for sig, count in sorted(crashes.items(), key=lambda kv: -kv[1]):

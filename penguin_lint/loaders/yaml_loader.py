@@ -155,7 +155,6 @@ def load_yaml(text: str, path: str) -> Document:
                 else:
                     tag = STR
                     value = ev.value
-                is_key = False
             elif cls is MappingStartEvent or cls is SequenceStartEvent:
                 if ev.anchor is not None:
                     problem("PL003", f"anchor '&{ev.anchor}' in a data file", ev,
@@ -169,7 +168,6 @@ def load_yaml(text: str, path: str) -> Document:
                 value = {} if cls is MappingStartEvent else []
                 tag = None
                 plain = False
-                is_key = False
             elif cls is MappingEndEvent or cls is SequenceEndEvent:
                 frame = stack.pop()
                 start = values.get(frame[1])

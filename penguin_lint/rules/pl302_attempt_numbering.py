@@ -78,7 +78,7 @@ class AttemptNumbering(Rule):
                 yield self.finding(
                     subject, f"attempt-{i}.yaml is beyond the {n} attempts of this phase ({where})",
                     path=f"{subject.path}/attempt-{i}.yaml",
-                    hint=f"remove it, or set n_attempt to the number of attempts run and update the summary")
+                    hint="remove it, or set n_attempt to the number of attempts run and update the summary")
 
         # Walk 1..n lazily: n may be huge, and only the first gaps are listed.
         missing_total = n - sum(1 for i in present if i <= n)
