@@ -26,15 +26,24 @@ def _split_codes(values) -> List[str]:
     return out
 
 
+_LAYOUT_MARKS = ("packages", "leaderboards", "experiments")
+
+
 def find_root(start: Path) -> Path:
-    """The nearest folder holding .penguin-lint.toml or .git, else ``start``."""
-    cur = start
-    while True:
-        if (cur / ".penguin-lint.toml").is_file() or (cur / ".git").exists():
-            return cur
-        if cur.parent == cur:
-            return start
-        cur = cur.parent
+    """The repository root for a run started in ``start``: the nearest folder
+    holding .penguin-lint.toml; else the nearest holding the layout's top
+    folders (a benchmark repository inside a larger git repository); else
+    the nearest holding .git; else ``start``."""
+    chain = [start, *start.parents]
+    for test in (
+        lambda d: (d / ".penguin-lint.toml").is_file(),
+        lambda d: any((d / m).is_dir() for m in _LAYOUT_MARKS),
+        lambda d: (d / ".git").exists(),
+    ):
+        for d in chain:
+            if test(d):
+                return d
+    return start
 
 
 def fail(message: str) -> "click.exceptions.Exit":
@@ -129,6 +138,10 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     try:
         if all_:
             result = engine.run_all(jobs=jobs)
+            if not any(repo.is_dir(top) for top in repo.walk_roots() if top):
+                # Not a silent pass: say that there was nothing to lint.
+                click.echo(f"penguin-lint: warning: no {', '.join(r + '/' for r in repo.walk_roots() if r)} "
+                           f"folder under {root}: nothing to lint (is --root right?)", err=True)
         elif rel_paths and not diff_base:
             from penguin_lint.gitscope import in_work_tree
 

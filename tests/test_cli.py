@@ -126,3 +126,24 @@ def test_version_imports_little():
     imported = proc.stderr
     for heavy in ("jsonschema", "yaml", "git", "multiprocessing"):
         assert f" {heavy}\n" not in imported and f" {heavy}." not in imported, heavy
+
+
+def test_root_is_found_from_inside_a_benchmark_repository(repo, monkeypatch):
+    root = repo({BENCH: VALID[BENCH].replace('"1.0.0"', '"1.0"')})
+    (root / ".git").mkdir()  # a git repository around it must not win over the layout
+    inner = root / "nested"
+    inner.mkdir()
+    monkeypatch.chdir(root / "packages" / "bench-a")
+    project = str(__import__("pathlib").Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": project + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, "-m", "penguin_lint", "--all", "--format", "json"],
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 1
+    assert [(f["path"], f["code"]) for f in json.loads(proc.stdout)["findings"]] == [(BENCH, "PL203")]
+
+
+def test_nothing_to_lint_is_said(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "penguin_lint", "--all", "--root", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0
+    assert "nothing to lint" in proc.stderr
