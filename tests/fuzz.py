@@ -373,7 +373,11 @@ def judge(root: Path, tree: Tree, fmt: str, outcome: Outcome, cpu_limit: float =
             problems.append(f"configuration error is not one printable line: {outcome.stderr[:300]!r}")
     elif outcome.code not in (0, 1):
         problems.append(f"exit {outcome.code}: {outcome.stderr.strip()[:500]}")
-    elif outcome.stderr:
+    elif outcome.stderr and not (
+            outcome.code == 0 and outcome.stderr.startswith("penguin-lint: warning: ")
+            and "nothing to lint" in outcome.stderr and outcome.stderr.count("\n") == 1
+            and outcome.stderr[:-1].isprintable()):
+        # (a tree without any layout folder is told so in one line)
         problems.append(f"stderr on exit {outcome.code}: {outcome.stderr.strip()[:500]}")
     if outcome.cpu > cpu_limit:
         problems.append(f"slow: {outcome.cpu:.2f} s of CPU ({outcome.wall:.2f} s)")
