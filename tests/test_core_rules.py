@@ -277,3 +277,12 @@ def test_pl102_toml_number_where_a_string_belongs_gets_quote_hint(repo):
     run = lint(repo({BENCH: bench(version="1.10")}), "--all")
     [f] = [f for f in run.findings if f["code"] == "PL102"]
     assert (f["line"], f["hint"]) == (2, 'TOML read 1.10 as a number; quote it: version = "1.10"')
+
+
+def test_missing_file_hint_names_a_misnamed_sibling(repo):
+    root = repo({TASK: None, "packages/bench-a/CASE-001-one/task_config.yaml": "id: CASE-001-one\n",
+                 LB: None, "leaderboards/lb/leaderboard.yml": "leaderboard_id: lb\n"})
+    run = lint(root, "--all")
+    hints = {f["code"]: f["hint"] for f in run.findings if f["code"] in ("PL205", "PL305")}
+    assert hints == {"PL205": "found task_config.yaml: rename it to task_config.toml (only that name is read)",
+                     "PL305": "found leaderboard.yml: rename it to leaderboard.yaml (only that name is read)"}

@@ -63,6 +63,18 @@ class Rule:
             hint=hint, subject=subject.path,
         )
 
+    @staticmethod
+    def misnamed(ctx: "Context", path: str) -> Optional[str]:
+        """For a file that is missing at ``path``: a hint naming a sibling that
+        is probably it under another name (``leaderboard.yml``,
+        ``Summary.yaml``), which penguin-lint does not read."""
+        folder, _, name = path.rpartition("/")
+        stem = name.rsplit(".", 1)[0].lower()
+        for other in ctx.repo.files(folder):
+            if other != name and other.rsplit(".", 1)[0].lower() == stem:
+                return f"found {other}: rename it to {name} (only that name is read)"
+        return None
+
     def from_problem(self, subject: Subject, p: Problem) -> Finding:
         return self.finding(subject, p.message, path=p.path, pos=p.pos, hint=p.hint)
 

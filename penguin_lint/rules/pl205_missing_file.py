@@ -29,7 +29,8 @@ class MissingFile(Rule):
             path = f"{subject.path}/{rel}"
             if not ctx.repo.is_file(path) and not _behind_link(ctx.repo, subject.path, rel):
                 what = {"package": "benchmark package", "task": "task", "data": "data folder"}[subject.kind]
-                yield self.finding(subject, f"{what} '{subject.path}' has no {rel}", path=path)
+                yield self.finding(subject, f"{what} '{subject.path}' has no {rel}", path=path,
+                                   hint=self.misnamed(ctx, path))
 
 
 def _behind_link(repo, folder, rel):

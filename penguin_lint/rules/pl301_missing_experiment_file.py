@@ -43,4 +43,4 @@ class MissingExperimentFile(Rule):
             msg = f"{what} '{subject.path}' has a folder named {fname} where the file belongs"
         else:
             msg = f"{what} '{subject.path}' has no {fname}"
-        yield self.finding(subject, msg, path=path, hint=f"add {fname} ({purpose})")
+        yield self.finding(subject, msg, path=path, hint=self.misnamed(ctx, path) or f"add {fname} ({purpose})")

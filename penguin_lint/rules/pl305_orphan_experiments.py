@@ -39,8 +39,9 @@ class OrphanExperiments(Rule):
         lbs = [d for d in ctx.repo.subdirs(ctx.layout.roots["leaderboards"])
                if not d.startswith(".") and ctx.repo.is_file(ctx.layout.leaderboard_file(d))]
         near = closest(lb, lbs)
-        hint = (f"did you mean '{near}'? move the experiments to {ctx.layout.experiments_group(near)}/"
-                if near else f"add {lb_file}, or move the experiments under the leaderboard that shows them")
+        hint = self.misnamed(ctx, lb_file) or (
+            f"did you mean '{near}'? move the experiments to {ctx.layout.experiments_group(near)}/"
+            if near else f"add {lb_file}, or move the experiments under the leaderboard that shows them")
         yield self.finding(subject, f"experiments folder '{subject.path}' has no leaderboard ({lb_file} does not exist)",
                            hint=hint)
 
