@@ -285,40 +285,79 @@ def default_jobs(units: int) -> int:
     return max(1, min(cpus, 8))
 
 
-_WORKER_ENGINE: Optional["Engine"] = None
-
-
-def _worker_init(engine: "Engine") -> None:
-    global _WORKER_ENGINE
-    _WORKER_ENGINE = engine
-
-
-def _worker_run(unit):
-    try:
-        return _WORKER_ENGINE.run_unit(unit)
-    except ToolError as e:
-        return e
-
-
 def _run_parallel(engine: "Engine", units, jobs: int):
+    """Run units in ``jobs`` processes: this one and ``jobs - 1`` forked
+    children, each taking the next unit from a shared counter, big units
+    first, so no process is left with a large one at the end. Forked
+    children inherit the imported modules and the engine as they are, which
+    keeps start-up cheap; they send their findings back once, at the end."""
     import multiprocessing
+    import pickle
 
+    if not hasattr(os, "fork"):
+        raise _NoParallel
     try:
-        # fork: workers inherit the imported modules and the engine as they
-        # are, which is what keeps start-up cheap.
         mp = multiprocessing.get_context("fork")
     except ValueError:
         raise _NoParallel from None
-    # Big units first, so that no worker is left with a large one at the end.
     order = sorted(units, key=lambda u: -_unit_weight(engine.repo, u))
-    pool = mp.Pool(processes=jobs, initializer=_worker_init, initargs=(engine,))
+    counter = mp.RawValue("l", 0)
+    lock = mp.Lock()
+
+    def take():
+        with lock:
+            i = counter.value
+            counter.value = i + 1
+        return i
+
+    def work():
+        out = []
+        i = take()
+        while i < len(order):
+            out.append(engine.run_unit(order[i]))
+            i = take()
+        return out
+
+    children = []
+    for _ in range(jobs - 1):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # child: never return into the caller's code
+            status = 0
+            try:
+                os.close(r)
+                try:
+                    payload = ("ok", work())
+                except ToolError as e:
+                    payload = ("error", str(e))
+                except BaseException as e:  # noqa: B036 - reported by the parent
+                    payload = ("error", f"internal error: {type(e).__name__}: {e}")
+                with os.fdopen(w, "wb") as f:
+                    f.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+            except BaseException:
+                status = 1
+            finally:
+                os._exit(status)
+        os.close(w)
+        children.append((pid, r))
     try:
-        for item in pool.imap_unordered(_worker_run, order, chunksize=1):
-            if isinstance(item, ToolError):
-                raise item
-            yield item
+        results = work()
     finally:
-        pool.terminate()
+        collected = []
+        for pid, r in children:
+            with os.fdopen(r, "rb") as f:
+                data = f.read()
+            os.waitpid(pid, 0)
+            collected.append(data)
+    for data in collected:
+        try:
+            status, payload = pickle.loads(data)
+        except Exception:
+            raise ToolError("internal error: a worker process ended without its results") from None
+        if status != "ok":
+            raise ToolError(payload)
+        results.extend(payload)
+    return results
 
 
 def _unit_weight(repo: Repository, unit) -> int:

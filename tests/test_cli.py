@@ -147,3 +147,23 @@ def test_nothing_to_lint_is_said(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 0
     assert "nothing to lint" in proc.stderr
+
+
+def test_a_rule_failing_in_a_worker_is_one_error_line(tmp_path, monkeypatch):
+    from penguin_lint.rules import get_rule
+
+    files = dict(VALID)
+    for i in range(30):
+        files[f"packages/b{i}/benchmark_config.toml"] = VALID[BENCH].replace("bench-a", f"b{i}")
+    root = write_repo(tmp_path / "r", files)
+
+    def broken(self, subject, ctx):
+        if subject.path.endswith("b17/benchmark_config.toml"):
+            raise ZeroDivisionError("boom")
+        return iter(())
+
+    monkeypatch.setattr(type(get_rule("PL201")), "check", broken)
+    run = lint(root, "--all", "--jobs", "2")
+    assert run.code == 2
+    assert run.stderr.count("\n") == 1
+    assert "PL201 failed on packages/b17/benchmark_config.toml: ZeroDivisionError: boom" in run.stderr
