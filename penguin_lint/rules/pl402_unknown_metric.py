@@ -37,7 +37,8 @@ class UnknownMetric(LeaderboardRule):
             if metric not in summary:
                 numeric = [k for k, v in summary.items()
                            if isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)]
-                close = difflib.get_close_matches(metric, numeric, n=1, cutoff=0.6)
+                # a strict cutoff: "cost" is not a typo of "score_std"
+                close = difflib.get_close_matches(metric, numeric, n=1, cutoff=0.8)
                 hint = (f"did you mean '{close[0]}'?" if close
                         else f"numeric keys of the summary: {', '.join(numeric)}" if numeric
                         else None)
