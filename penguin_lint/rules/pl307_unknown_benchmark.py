@@ -46,7 +46,8 @@ def package_ids(ctx):
 
 
 def closest(word, candidates):
-    match = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    # strict enough that sibling tasks (CASE-001-x, CASE-002-y) are not offered for each other
+    match = difflib.get_close_matches(word, candidates, n=1, cutoff=0.75)
     return match[0] if match else None
 
 
