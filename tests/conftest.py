@@ -118,7 +118,10 @@ class LintRun:
 
 def lint(root: Path, *args: str, fmt: str = "json") -> LintRun:
     """Run the command in-process, as a user would type it."""
-    runner = CliRunner()
+    try:  # click < 8.2 mixes stderr into stdout unless told not to
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
     argv = ["--root", str(root), "--format", fmt, *args]
     if root is None or (args and args[0] == "rules"):
         argv = list(args)

@@ -362,7 +362,11 @@ def _nested_repeat(pattern: str) -> bool:
     repeat (``(a+)+``, ``(\\d{1,3})*``, ``(?:x|y*)*``): the shape whose
     matches a backtracking engine tries in exponentially many ways. A body
     with something fixed after the inner repeat (``([a-z]+-)*``) is fine."""
-    from re import _constants as c, _parser as sre_parse
+    try:
+        from re import _constants as c, _parser as sre_parse
+    except ImportError:  # Python < 3.11
+        import sre_constants as c
+        import sre_parse
 
     repeats = (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT))
 
