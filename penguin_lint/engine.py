@@ -105,15 +105,16 @@ class Engine:
     def run_all(self, jobs: Optional[int] = None) -> Result:
         """Every subject of the repository, unit by unit.
 
-        A unit is a folder whose checks read (almost) nothing outside it: one
-        package, one data folder, or one leaderboard with its experiments.
-        Units are checked one at a time with their documents dropped after
-        each, which keeps memory flat, and spread over worker processes when
-        there are enough of them to pay for the start-up.
+        A unit is a part of the tree whose checks read (almost) nothing
+        outside it: a package, a data folder, a leaderboard with its
+        experiments; a big one is cut into chunks of UNIT_CHUNK folders.
+        Documents are dropped after each folder and each unit, which keeps
+        memory flat, and units are spread over processes when there are
+        enough of them to pay for the start-up.
         """
         findings: List[Finding] = []
         files = loads = 0
-        units: List[Tuple[str, ...]] = []
+        units: List[Unit] = []
         for s in self._top_subjects(units):
             if not s.is_dir and s.kind != "file":
                 files += 1
@@ -139,7 +140,7 @@ class Engine:
         result.loads = loads
         return result
 
-    def _top_subjects(self, units: List[Tuple[str, ...]]) -> Iterable[Subject]:
+    def _top_subjects(self, units: List["Unit"]) -> Iterable[Subject]:
         """The subjects above the units (repository, top folders and files
         directly in them), collecting the units on the way."""
         repo = self.repo
@@ -165,16 +166,42 @@ class Engine:
                         # a leaderboard and its experiments read each other
                         paired.setdefault(name, []).append(path)
                     else:
-                        units.append((path,))
-        units.extend(tuple(v) for _, v in sorted(paired.items()))
+                        units.extend(self._chunks([], path))
+        for _, tops in sorted(paired.items()):
+            # the leaderboard file first: it reads every experiment's summary,
+            # which its experiments' own checks then reuse
+            head = [(t, True) for t in tops if t.startswith(lb_root + "/")]
+            for t in tops:
+                if not t.startswith(lb_root + "/"):
+                    units.extend(self._chunks(head, t))
+                    head = []
+            if head:
+                units.append(tuple(head))
 
-    def run_unit(self, unit: Tuple[str, ...]) -> Tuple[List[Finding], int, int]:
+    def _chunks(self, head: List["UnitItem"], folder: str) -> List["Unit"]:
+        """``folder`` as units: the folder with its own files, then its
+        subfolders UNIT_CHUNK at a time (``head`` goes into the first)."""
+        ents = self.repo.entries(folder) or {}
+        subdirs = sorted(n for n, e in ents.items() if e.is_dir)
+        first = list(head) + [(folder, False)]
+        out = []
+        for i in range(0, max(len(subdirs), 1), UNIT_CHUNK):
+            items = [(f"{folder}/{n}", True) for n in subdirs[i:i + UNIT_CHUNK]]
+            out.append(tuple((first if i == 0 else []) + items))
+        return out
+
+    def run_unit(self, unit: "Unit") -> Tuple[List[Finding], int, int]:
         findings: List[Finding] = []
         files = 0
         before = self.repo.loads
-        for top in unit:
+        for top, recursive in unit:
             subjects = [self.subject(top, True)]
-            for path, entry in self.repo.walk(top):
+            if recursive:
+                walked = self.repo.walk(top)
+            else:  # the folder and the files directly in it
+                ents = self.repo.entries(top) or {}
+                walked = ((f"{top}/{n}", e) for n, e in sorted(ents.items()) if not e.is_dir)
+            for path, entry in walked:
                 if entry.is_symlink:
                     continue
                 if entry.is_dir or entry.is_file:
@@ -183,6 +210,9 @@ class Engine:
                 if not s.is_dir and s.kind != "file":
                     files += 1
                 findings.extend(self.check(s))
+            if recursive and top.count("/") > 0:
+                # one experiment, task or data folder is done: drop its documents
+                self.ctx.forget(top + "/")
         loads = self.repo.loads - before
         self.ctx.reset()
         return findings, files, loads
@@ -266,6 +296,12 @@ class Engine:
 # -- parallel --all ------------------------------------------------------------
 # Below this many units a second process costs more than it saves.
 PARALLEL_MIN_UNITS = 24
+# Folders per unit: small enough to spread a big leaderboard over the cores
+# and to bound memory, big enough that each unit reads its leaderboard once
+# for many experiments.
+UNIT_CHUNK = 64
+UnitItem = Tuple[str, bool]  # (folder, whether to walk into its subfolders)
+Unit = Tuple[UnitItem, ...]
 
 
 class _NoParallel(Exception):
@@ -361,5 +397,7 @@ def _run_parallel(engine: "Engine", units, jobs: int):
 
 
 def _unit_weight(repo: Repository, unit) -> int:
-    return sum(len(repo.entries(top) or ()) * (10 if "/" in top and top.startswith(repo.layout.roots["experiments"]) else 1)
-               for top in unit)
+    # experiment folders hold many more data files than task folders
+    exp = repo.layout.roots["experiments"] + "/"
+    return sum((10 if top.startswith(exp) else 1) * (len(repo.entries(top) or ()) if recursive else 1)
+               for top, recursive in unit)

@@ -167,3 +167,27 @@ def test_a_rule_failing_in_a_worker_is_one_error_line(tmp_path, monkeypatch):
     assert run.code == 2
     assert run.stderr.count("\n") == 1
     assert "PL201 failed on packages/b17/benchmark_config.toml: ZeroDivisionError: boom" in run.stderr
+
+
+def test_a_leaderboard_cut_into_chunks_reports_the_same(tmp_path, monkeypatch):
+    import penguin_lint.engine as engine
+
+    files = dict(VALID)
+    values = ["values:"]
+    for i in range(7):
+        e = f"exp-{i + 2}"
+        for k, v in VALID.items():
+            if k.startswith("experiments/lb/exp-1/"):
+                files[k.replace("exp-1", e)] = v.replace("exp-1", e).replace("model_name: m", f"model_name: m{i}")
+        values.append(f"  - experiment_id: {e}\n    phase: test")
+    files["experiments/lb/exp-5/test/summary.yaml"] = "n_attempt: 2\nscore_mean: 51.0\nscore_std: 0.0\n"
+    files["leaderboards/lb/leaderboard.yaml"] = VALID["leaderboards/lb/leaderboard.yaml"].replace(
+        "values:", "\n".join(values).replace("\n", "\n        "))
+    root = write_repo(tmp_path / "r", files)
+    whole = lint(root, "--all", "--jobs", "1")
+    monkeypatch.setattr(engine, "UNIT_CHUNK", 2)
+    chunked = lint(root, "--all", "--jobs", "1")
+    forked = lint(root, "--all", "--jobs", "2")
+    assert whole.output == chunked.output == forked.output
+    assert whole.at("PL303") == [("experiments/lb/exp-5/test/summary.yaml", 2)]
+    assert whole.at("PL306") == []  # every experiment is referenced, in every chunk
