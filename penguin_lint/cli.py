@@ -59,7 +59,8 @@ def fail(message: str) -> "click.exceptions.Exit":
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--all", "all_", is_flag=True, help="Lint the whole repository.")
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path),
-              help="Repository root (default: nearest folder with .penguin-lint.toml or .git).")
+              help="Repository root (default: the nearest folder with .penguin-lint.toml, "
+                   "else with the layout's folders, else with .git).")
 @click.option("--diff-base", metavar="REF",
               help="Lint what changed since the merge base of REF and HEAD, with staged, unstaged and untracked files.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]), default="text",
