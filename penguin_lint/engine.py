@@ -29,6 +29,10 @@ class Result:
     findings: List[Finding]
     files: int
     loads: int = 0
+    #: repository paths the change touched (added, modified, renamed to,
+    #: deleted); None for --all. Reporters use it to order what a reviewer
+    #: sees first (findings in touched files before dependents).
+    touched: Optional[frozenset] = None
 
     @property
     def errors(self) -> int:
@@ -275,7 +279,9 @@ class Engine:
                     or (f.subject in changed_set)
                 ):
                     findings.append(f)
-        return self._finish(findings, files)
+        result = self._finish(findings, files)
+        result.touched = frozenset(changed_set)
+        return result
 
     def _finish(self, findings: List[Finding], files: int) -> Result:
         out = []
