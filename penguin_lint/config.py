@@ -139,13 +139,24 @@ def parse_size(value) -> int:
 
 
 def load_config(root: Path, known_kinds) -> Config:
-    cfg = Config()
+    """The working tree's configuration (defaults when there is none)."""
     path = root / CONFIG_FILE
     if not path.is_file() or path.is_symlink():
-        return cfg
+        return Config()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as e:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise ConfigError(f"{CONFIG_FILE}: cannot be read: {e}") from None
+    return parse_config(raw, known_kinds)
+
+
+def parse_config(raw: bytes, known_kinds) -> Config:
+    """A configuration from the bytes of a ``.penguin-lint.toml`` (from the
+    working tree or from a git tree: the caller decides which)."""
+    cfg = Config()
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"{CONFIG_FILE}: cannot be read: {e}") from None
     known = {"select", "ignore", "per-file-ignores", "max-file-size", "base-branch", "layout", "kinds"}
     unknown = sorted(set(data) - known)
