@@ -279,6 +279,9 @@ class Engine:
                     or (f.subject in changed_set)
                 ):
                     findings.append(f)
+        for f in findings:
+            f.scope = "touched" if f.path in changed_set or any(
+                f.path.startswith(d + "/") or d == "" for d in changed_dirs) else "dependent"
         result = self._finish(findings, files)
         result.touched = frozenset(changed_set)
         return result

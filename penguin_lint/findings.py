@@ -37,6 +37,10 @@ class Finding:
     # The file or folder whose check produced this finding. Diff mode uses it
     # to keep a finding about a missing file that belongs to a changed folder.
     subject: Optional[str] = field(default=None, compare=False, repr=False)
+    # Why a change is blamed for it (set by pull-request runs, None for --all):
+    # "touched" - in a file the change adds, modifies or renames;
+    # "dependent" - elsewhere, in a file whose verdict the change altered.
+    scope: Optional[str] = field(default=None, compare=False, repr=False)
 
     def sort_key(self):
         return (self.path, self.line or 0, self.column or 0, self.code, self.message)
