@@ -26,7 +26,8 @@ def _split_codes(values) -> List[str]:
     return out
 
 
-_LAYOUT_MARKS = ("packages", "leaderboards", "experiments")
+# Harbor's own layout is a leaderboard/ folder of definition and rows files.
+_LAYOUT_MARKS = ("packages", "leaderboards", "experiments", "leaderboard")
 
 
 def find_root(start: Path) -> Path:
@@ -76,8 +77,14 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Write the report to this file instead of standard output.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
               help="Worker processes for --all (default: one per core on large repositories).")
+@click.option("--new-only", is_flag=True,
+              help="In a pull-request or path run, report only findings the change introduced, "
+                   "in touched files too (for repositories with old debt).")
+@click.option("--config-from-worktree", is_flag=True,
+              help="In diff mode, use the working tree's .penguin-lint.toml instead of the base's.")
 @click.version_option(__version__, "--version", prog_name="penguin-lint")
-def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs):
+def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
+         new_only, config_from_worktree):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
@@ -102,10 +109,9 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         raise fail("--all cannot be combined with paths or --diff-base")
     if kind is not None and kind not in FILE_KINDS:
         raise fail(f"unknown kind '{kind}' (known: {', '.join(sorted(FILE_KINDS))})")
-    try:
-        config = load_config(root, FILE_KINDS)
-    except ConfigError as e:
-        raise fail(str(e))
+    if all_ and new_only:
+        raise fail("--new-only needs a change to compare with: give paths or --diff-base, not --all")
+    diff_mode = not all_ and (diff_base is not None or not paths)
     select_codes, ignore_codes = _split_codes(select), _split_codes(ignore)
     from penguin_lint.rules import all_rules
 
@@ -113,6 +119,21 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     for code in select_codes + ignore_codes:
         if not any(k.startswith(code) for k in known):
             raise fail(f"unknown rule code or prefix '{code}' (see `penguin-lint rules`)")
+
+    from penguin_lint.gitscope import GitError
+
+    git_change = base_tree = None
+    try:
+        if diff_mode:
+            # The base decides the configuration: nothing in the pull
+            # request can switch the gate off (PL502 says what it changed).
+            git_change, base_tree, config = _open_diff(root, diff_base, config_from_worktree)
+        else:
+            config = load_config(root, FILE_KINDS)
+    except ConfigError as e:
+        raise fail(str(e))
+    except GitError as e:
+        raise fail(str(e))
     rules = enabled_rules(config, select_codes or None, ignore_codes)
     repo = Repository(root, config)
 
@@ -136,36 +157,53 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             raise fail(f"definition file not found in the repository: {definition}")
         engine.ctx.options["definition"] = drel
 
+    from penguin_lint.scope import Change, Scope
+
     try:
         if all_:
+            if not config.kinds and not any(
+                    repo.is_dir(top) for top in list(repo.layout.roots.values()) + ["leaderboard"]):
+                # Not a green check on nothing: say that there was nothing to lint.
+                raise fail(f"no {', '.join(r + '/' for r in repo.walk_roots() if r)} folder under "
+                           f"{root}: nothing to lint (is --root right?)")
             result = engine.run_all(jobs=jobs)
-            if not any(repo.is_dir(top) for top in repo.walk_roots() if top):
-                # Not a silent pass: say that there was nothing to lint.
-                click.echo(f"penguin-lint: warning: no {', '.join(r + '/' for r in repo.walk_roots() if r)} "
-                           f"folder under {root}: nothing to lint (is --root right?)", err=True)
-        elif rel_paths and not diff_base:
-            from penguin_lint.gitscope import in_work_tree
-
-            if in_work_tree(root):
-                # Paths in a work tree are what is about to be committed (the
-                # pre-commit hook): PL501 compares them with HEAD.
-                engine.ctx.options["diff_base"] = "HEAD"
-            result = engine.run_paths(rel_paths)
+        elif not diff_mode:
+            change = Change.of(repo, rel_paths)
+            folders = [p for p in rel_paths if p == "" or repo.is_dir(p)]
+            # Paths in a work tree are what is about to be committed (the
+            # pre-commit hook): they are compared with HEAD.
+            base_engine = _head_base(root, repo, config, rules)
+            if base_engine is not None:
+                engine.ctx.base = base_engine.repo
+                base_tree = base_engine.repo.tree
+            scope = Scope(change, base_engine, new_only=new_only, folders=folders)
+            result = engine.run_change(change, scope)
+            if base_engine is not None:
+                result.compared_with = _compared(base_engine.repo)
         else:
-            from penguin_lint.gitscope import GitError, changed_paths
+            from penguin_lint.basetree import BaseRepository
 
-            try:
-                changed, base_label = changed_paths(root, diff_base or config.base_branch,
-                                                    scope=repo.walk_roots() + [".penguin-lint.toml"])
-            except GitError as e:
-                raise fail(str(e))
+            changed = git_change.paths
             if rel_paths:
                 changed = [c for c in changed if any(c == p or c.startswith(p + "/") or p == "" for p in rel_paths)]
-            engine.ctx.options["diff_base"] = base_label
-            engine.ctx.options["changed"] = set(changed)
-            result = engine.run_paths(changed)
+            change = Change.of(repo, changed, renames=git_change.renames)
+            base_repo = BaseRepository(base_tree, root, config, label=git_change.label)
+            base_engine = Engine(base_repo, config, rules, forced_kinds=forced)
+            base_engine.ctx.options.update(engine.ctx.options)
+            engine.ctx.base = base_repo
+            engine.ctx.renames = dict(change.renames)
+            engine.ctx.config_from_base = not config_from_worktree
+            scope = Scope(change, base_engine, new_only=new_only)
+            result = engine.run_change(change, scope)
+            result.compared_with = _compared(base_repo)
+            result.no_changes = len(change) == 0
     except ToolError as e:
         raise fail(str(e))
+    except GitError as e:
+        raise fail(str(e))
+    finally:
+        if base_tree is not None:
+            base_tree.close()
 
     reporter = get_reporter(fmt)
     stream = open(output, "w", encoding="utf-8") if output else sys.stdout
@@ -178,6 +216,71 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             stream.close()
     failed = result.errors > 0 or (strict and result.warnings > 0)
     raise click.exceptions.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+
+
+def _open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool):
+    """The change against the base, the base tree and the configuration to
+    run with (the base's, unless ``config_from_worktree``)."""
+    from penguin_lint.basetree import GitTree
+    from penguin_lint.config import CONFIG_FILE, Config, ConfigError, load_config, parse_config
+    from penguin_lint.gitscope import GitRepo
+    from penguin_lint.layout import FILE_KINDS
+    from penguin_lint.repo import Repository
+
+    g = GitRepo(root)
+
+    def config_at(commit: Optional[str]) -> "Config":
+        tree = GitTree(g.top, commit, g.prefix)
+        try:
+            raw = _tree_file(tree, CONFIG_FILE)
+        finally:
+            tree.close()
+        if raw is None:
+            return Config()
+        try:
+            return parse_config(raw, FILE_KINDS)
+        except ConfigError as e:
+            raise ConfigError(f"the base's {e}") from None
+
+    # The default branch's own configuration may name another base branch.
+    label, mb = g.diff_base(diff_base, default_base=lambda sha: config_at(sha).base_branch)
+    config = load_config(root, FILE_KINDS) if config_from_worktree else config_at(mb)
+    scope = Repository(root, config).walk_roots() + [CONFIG_FILE]
+    change = g.change(label, mb, scope=scope)
+    return change, GitTree(g.top, mb, g.prefix), config
+
+
+def _tree_file(tree, rel: str) -> Optional[bytes]:
+    from penguin_lint.config import Config
+    from penguin_lint.basetree import BaseRepository
+
+    return BaseRepository(tree, Path("."), Config()).read_bytes(rel)
+
+
+def _head_base(root: Path, repo, config, rules):
+    """An engine over ``HEAD`` for a path run inside a git work tree, or
+    None (outside git, no commit yet, or git trouble: the run then compares
+    with nothing, as outside git)."""
+    from penguin_lint.basetree import BaseRepository, GitTree
+    from penguin_lint.engine import Engine
+    from penguin_lint.gitscope import GitError, GitRepo, in_work_tree
+
+    if not in_work_tree(root):
+        return None
+    try:
+        g = GitRepo(root)
+        head = g.rev("HEAD^{commit}")
+    except GitError:
+        return None
+    if head is None:
+        return None
+    base_repo = BaseRepository(GitTree(g.top, head, g.prefix), root, config, label="HEAD")
+    return Engine(base_repo, config, rules)
+
+
+def _compared(base_repo) -> str:
+    commit = base_repo.commit
+    return f"{base_repo.label} ({commit[:7]})" if commit else f"{base_repo.label} (no commit yet)"
 
 
 def _relative(p: str, cwd: Path, root: Path) -> Optional[str]:

@@ -20,9 +20,19 @@ class Context:
         self._schema: Dict[str, List[Problem]] = {}
         # Named definition files for Harbor rows files (--definition).
         self.options: Dict[str, object] = {}
+        # The tree a change is compared with (a BaseRepository), in
+        # pull-request runs and path runs inside git; None otherwise.
+        self.base = None
+        # whether the configuration was read from the base (diff mode)
+        self.config_from_base = False
+        self.renames: Dict[str, str] = {}  # new path -> old path, in the change
         # Results that several rules share (e.g. a leaderboard's resolved
         # expressions), keyed by the caller; lives as long as one run.
         self.cache: dict = {}
+
+    def base_path(self, path: str) -> str:
+        """Where ``path`` was in the base (a rename followed back)."""
+        return self.renames.get(path, path)
 
     def doc(self, subject_or_path) -> Optional[Document]:
         path = subject_or_path.path if isinstance(subject_or_path, Subject) else subject_or_path

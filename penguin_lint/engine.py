@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import os
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-from penguin_lint.config import Config, matches_any
+from penguin_lint.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.context import Context
 from penguin_lint.findings import ERROR, Finding
 from penguin_lint.repo import Repository
@@ -33,6 +33,12 @@ class Result:
     #: deleted); None for --all. Reporters use it to order what a reviewer
     #: sees first (findings in touched files before dependents).
     touched: Optional[frozenset] = None
+    #: older findings in touched files that --new-only left out
+    hidden: int = 0
+    #: what a pull-request run compared with: "origin/main (3f2a1c9)"; None otherwise
+    compared_with: Optional[str] = None
+    #: a pull-request run that found no change at all
+    no_changes: bool = False
 
     @property
     def errors(self) -> int:
@@ -73,6 +79,8 @@ class Engine:
 
     # -- subjects -------------------------------------------------------------
     def subject(self, path: str, is_dir: bool) -> Subject:
+        if not is_dir and path == CONFIG_FILE:
+            return Subject(path, "config", {}, False)
         if not is_dir and path in self.forced_kinds:
             return Subject(path, self.forced_kinds[path], {}, False)
         return subject_for(self.repo, path, is_dir)
@@ -222,11 +230,25 @@ class Engine:
         return findings, files, loads
 
     def run_paths(self, changed: Iterable[str]) -> Result:
-        """Lint what ``changed`` (repository paths, existing or deleted) touches."""
+        """Lint what ``changed`` (repository paths, existing or deleted)
+        touches, with no base to compare with: every finding of a re-checked
+        subject that the change can have caused is reported."""
+        from penguin_lint.scope import Change, Scope
+
+        change = Change.of(self.repo, changed)
+        folders = [p for p in change.touched if p == "" or self.repo.is_dir(p)]
+        return self.run_change(change, Scope(change, folders=folders))
+
+    def run_change(self, change: "Change", scope: "Scope") -> Result:
+        """Lint what ``change`` touches and what it can break; ``scope``
+        decides which of the findings the change is blamed for.
+
+        The subjects are the touched paths, the folders that hold them (a
+        new file can complete or break them), and the subjects that
+        cross-file rules say a touched or deleted path affects. They are
+        checked folder by folder in path order, documents dropped after each
+        one, so memory stays that of the largest folder."""
         repo = self.repo
-        changed = sorted(set(p.strip("/") for p in changed))
-        changed_set: Set[str] = set(changed)
-        changed_dirs = [p for p in changed if p == "" or repo.is_dir(p)]
         subjects: Dict[str, Subject] = {}
         touched_dirs: Set[str] = set()
 
@@ -234,12 +256,12 @@ class Engine:
             if path not in subjects:
                 subjects[path] = self.subject(path, is_dir)
 
-        for p in changed:
-            entry = repo.entry(p) if p else None
+        for p in change.paths:
             if p == "":
                 for s in self.all_subjects():
                     subjects.setdefault(s.path, s)
                 continue
+            entry = repo.entry(p)
             if entry is not None and entry.is_dir:
                 add(p, True)
                 for sub, e in repo.walk(p):
@@ -247,9 +269,8 @@ class Engine:
                         add(sub, e.is_dir)
             elif entry is not None and entry.is_file:
                 add(p, False)
-            elif p in self.forced_kinds:
+            elif p in self.forced_kinds or p == CONFIG_FILE:
                 add(p, False)
-            # the folders that hold it (a new file can complete or break them)
             parent = p.rpartition("/")[0]
             while parent:
                 if repo.is_dir(parent) and repo.layout.classify_dir(parent) is not None:
@@ -257,7 +278,7 @@ class Engine:
                     add(parent, True)
                 parent = parent.rpartition("/")[0]
         dependents: Set[str] = set()
-        for p in changed:
+        for p in change.paths:
             for rule in self.rules:
                 for dep in rule.affected_by(p, self.ctx):
                     dependents.add(dep)
@@ -267,24 +288,36 @@ class Engine:
                 add(dep, e.is_dir)
         findings: List[Finding] = []
         files = 0
-        for s in subjects.values():
+        unit = None
+        for path in sorted(subjects):
+            s = subjects[path]
+            here = _unit_of(path)
+            if unit is not None and here != unit:
+                self._drop(unit, scope)
+            unit = here
             if not s.is_dir and s.kind != "file":
                 files += 1
-            for f in self.check(s):
-                if (
-                    f.path in changed_set
-                    or any(f.path.startswith(d + "/") or d == "" for d in changed_dirs)
-                    or f.subject in dependents
-                    or (f.subject in touched_dirs and repo.entry(f.path) is None)
-                    or (f.subject in changed_set)
-                ):
-                    findings.append(f)
-        for f in findings:
-            f.scope = "touched" if f.path in changed_set or any(
-                f.path.startswith(d + "/") or d == "" for d in changed_dirs) else "dependent"
+            candidates = [
+                f for f in self.check(s)
+                if scope.touches(f.path)
+                or s.path in dependents
+                or s.path in change.touched
+                or (s.path in touched_dirs and repo.entry(f.path) is None)
+            ]
+            if candidates:
+                findings.extend(scope.report(s, candidates, self))
+        if unit is not None:
+            self._drop(unit, scope)
         result = self._finish(findings, files)
-        result.touched = frozenset(changed_set)
+        result.touched = frozenset(change.paths)
+        result.hidden = scope.hidden
         return result
+
+    def _drop(self, unit: str, scope) -> None:
+        # one experiment, task or data folder is done: drop its documents
+        self.ctx.forget(unit + "/")
+        self.ctx.forget(unit)
+        scope.forget()
 
     def _finish(self, findings: List[Finding], files: int) -> Result:
         out = []
@@ -300,6 +333,13 @@ class Engine:
             out.append(f)
         out.sort(key=Finding.sort_key)
         return Result(out, files, self.repo.loads)
+
+
+def _unit_of(path: str) -> str:
+    """The folder whose documents a check of ``path`` mostly reads: the
+    experiment, task or data folder (three levels down), else the path."""
+    parts = path.split("/")
+    return "/".join(parts[:3])
 
 
 # -- parallel --all ------------------------------------------------------------

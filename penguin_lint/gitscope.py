@@ -1,11 +1,13 @@
 """What a pull request changed, as git sees it.
 
-The changed set is everything between the merge base of a base ref and HEAD,
-plus staged, unstaged and untracked files: one ``git diff <merge-base>``
-(the working tree against the merge base, renames detected, old and new name
-both kept) and one ``git ls-files --others``. Names travel NUL-separated and
-are decoded like the file system's own, so spaces, non-ASCII characters and
-odd bytes come back exactly as ``os.scandir`` names them.
+The change is everything between the merge base of a base ref and HEAD —
+one tree-to-tree ``git diff-tree``, which never scans the work tree — plus
+what is staged, unstaged or untracked, from one ``git status
+--porcelain=v2``, limited to the layout's folders. Renames are detected and
+both names kept. Names travel NUL-separated and are decoded like the file
+system's own, so spaces, non-ASCII characters and odd bytes come back
+exactly as ``os.scandir`` names them. Every git command runs read-only: no
+index refresh, no lock, nothing written into ``.git``.
 
 gitpython is imported inside the functions: ``--version``, ``--all`` and
 path runs outside git never pay for it. Every git failure becomes a
@@ -15,7 +17,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
+
+# Read-only git: no index refresh, no lock, no file-system monitor started.
+READ_ONLY = ("--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off",
+             "-c", "diff.autoRefreshIndex=false")
 
 DEFAULT_BRANCHES = ("origin/HEAD", "main", "origin/main", "master", "origin/master")
 HISTORY_HINT = "fetch the full history (git fetch --unshallow; with actions/checkout, fetch-depth: 0)"
@@ -65,6 +72,7 @@ class GitRepo:
         if self.repo.bare or self.repo.working_tree_dir is None:
             raise GitError(f"git repository without a work tree: {_show(str(root))}")
         top = Path(os.path.realpath(self.repo.working_tree_dir))
+        self.top = str(top)
         try:
             rel = root.relative_to(top).as_posix()
         except ValueError:  # pragma: no cover - Repo() found it by walking up from root
@@ -79,7 +87,7 @@ class GitRepo:
 
         try:
             status, out, err = self.repo.git.execute(
-                ["git", "-c", "core.quotepath=off", *args],
+                ["git", *READ_ONLY, *args],
                 with_extended_output=True, with_exceptions=False,
                 stdout_as_string=False, strip_newline_in_stdout=False)
         except GitCommandNotFound:
@@ -132,42 +140,45 @@ class GitRepo:
             raise GitError(f"no merge base of '{_show(label)}' and HEAD in this shallow clone: {HISTORY_HINT}")
         raise GitError(f"'{_show(label)}' and HEAD have no common history")
 
-    def diff(self, commit: str) -> List[Tuple[str, str, Optional[str]]]:
-        """(status letter, path, old path for renames and copies) of the
-        working tree against ``commit``, top-relative."""
-        # Run at the top of the work tree: names are top-relative whatever
-        # diff.relative says.
-        raw = self.run("diff", "--name-status", "-z", "-M", "--no-color", "--no-ext-diff", commit, "--")[1]
-        parts = raw.split(b"\0")
-        out: List[Tuple[str, str, Optional[str]]] = []
-        i = 0
-        while i < len(parts) and parts[i]:
-            status = parts[i].decode("ascii", "replace")
-            if status[:1] in ("R", "C") and i + 2 < len(parts):
-                out.append((status[0], os.fsdecode(parts[i + 2]), os.fsdecode(parts[i + 1])))
-                i += 3
-            elif i + 1 < len(parts):
-                out.append((status[0], os.fsdecode(parts[i + 1]), None))
-                i += 2
-            else:  # pragma: no cover - truncated output
-                break
-        return out
+    def diff_base(self, base: Optional[str], default_base=None) -> Tuple[str, Optional[str]]:
+        """(label, merge-base commit) of ``base`` and HEAD; the commit is None
+        before the first commit. ``default_base``, called with the commit of
+        the default branch when ``base`` is None, may name another ref (the
+        ``base-branch`` of that branch's configuration)."""
+        if not self.head_born():
+            return base or "HEAD", None
+        label, sha = self.resolve_base(base)
+        if base is None and default_base is not None:
+            other = default_base(sha)
+            if other:
+                label, sha = self.resolve_base(other)
+        return label, self.merge_base(label, sha)
 
-    def untracked(self, under: Sequence[str] = ()) -> List[str]:
-        """Untracked, not ignored files; only below ``under`` (top-relative
-        folders) when given, since walking the rest of the tree is wasted."""
-        spec = ["--"] + [f":(literal){u}" for u in under] if under else []
-        raw = self.run("ls-files", "--others", "--exclude-standard", "-z", *spec)[1]
-        return [os.fsdecode(p).rstrip("/") for p in raw.split(b"\0") if p]
-
-    def index_files(self) -> List[str]:
-        raw = self.run("ls-files", "-z")[1]
-        return [os.fsdecode(p) for p in raw.split(b"\0") if p]
-
-    def cat(self, obj: str) -> Optional[bytes]:
-        """Content of the blob ``obj``; None when it is not a blob (a folder)."""
-        status, out = self.run("cat-file", "blob", obj, ok_codes=(0, 128))
-        return out if status == 0 else None
+    def change(self, label: str, mb: Optional[str], scope: Sequence[str] = ()) -> GitChange:
+        """The change since ``mb``: the committed part from one tree-to-tree
+        ``git diff-tree`` (no work-tree scan), the uncommitted part from one
+        ``git status --porcelain=v2``, both limited to the ``scope`` folders
+        (root-relative) when given."""
+        if scope and "" not in scope:
+            spec = ["--"] + [f":(literal){self.to_top(s)}" for s in scope]
+        elif self.prefix:
+            spec = ["--", f":(literal){self.prefix.rstrip('/')}"]
+        else:
+            spec = []
+        change = GitChange(self, label, mb)
+        entries: List[Tuple[str, str, Optional[str]]] = []
+        if mb is not None and mb != self.rev("HEAD^{commit}"):
+            raw = self.run("diff-tree", "-r", "-z", "-M", "--name-status", "--no-commit-id",
+                           "--no-ext-diff", mb, "HEAD", *spec)[1]
+            entries.extend(_split_name_status(raw))
+        raw = self.run("status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules", *spec)[1]
+        entries.extend(_split_status_v2(raw))
+        for status, path, old in entries:
+            rpath = self.to_root(path)
+            if rpath is None:
+                continue
+            change.entries.append((status, rpath, self.to_root(old) if old is not None else None))
+        return change
 
     # -- names -----------------------------------------------------------------
     def to_root(self, top_path: str) -> Optional[str]:
@@ -180,70 +191,92 @@ class GitRepo:
         return self.prefix + rel
 
 
+@dataclass
+class GitChange:
+    """A change as git sees it: its base and what it touched.
+
+    ``entries`` are (status letter, path, old path for renames) relative to
+    the linted root: the commits since the merge base (tree to tree), then
+    what is staged, unstaged or untracked in the work tree. Whether a path
+    still exists is for the caller to look up in the work tree."""
+
+    git: "GitRepo"
+    label: str  # the base as the user named it ("origin/main", "HEAD")
+    commit: Optional[str]  # the merge base; None when HEAD has no commit yet
+    entries: List[Tuple[str, str, Optional[str]]] = field(default_factory=list)
+
+    @property
+    def paths(self) -> List[str]:
+        out = set()
+        for _, path, old in self.entries:
+            out.add(path)
+            if old is not None:
+                out.add(old)
+        return sorted(out)
+
+    @property
+    def renames(self) -> Dict[str, str]:
+        """new path -> old path."""
+        return {path: old for status, path, old in self.entries if status == "R" and old is not None}
+
+
+def _split_name_status(raw: bytes) -> List[Tuple[str, str, Optional[str]]]:
+    parts = raw.split(b"\0")
+    out: List[Tuple[str, str, Optional[str]]] = []
+    i = 0
+    while i < len(parts) and parts[i]:
+        status = parts[i].decode("ascii", "replace")
+        if status[:1] in ("R", "C") and i + 2 < len(parts):
+            out.append((status[0], os.fsdecode(parts[i + 2]), os.fsdecode(parts[i + 1])))
+            i += 3
+        elif i + 1 < len(parts):
+            out.append((status[0], os.fsdecode(parts[i + 1]), None))
+            i += 2
+        else:  # pragma: no cover - truncated output
+            break
+    return out
+
+
+def _split_status_v2(raw: bytes) -> List[Tuple[str, str, Optional[str]]]:
+    """``git status --porcelain=v2 -z`` as (status letter, path, old path)."""
+    parts = raw.split(b"\0")
+    out: List[Tuple[str, str, Optional[str]]] = []
+    i = 0
+    while i < len(parts):
+        rec = parts[i]
+        i += 1
+        if not rec:
+            continue
+        kind = rec[:1]
+        if kind == b"1":
+            fields = rec.split(b" ", 8)
+            xy = fields[1].decode("ascii", "replace")
+            out.append(("D" if "D" in xy else "M", os.fsdecode(fields[8]), None))
+        elif kind == b"2":
+            fields = rec.split(b" ", 9)
+            old = os.fsdecode(parts[i]) if i < len(parts) else None
+            i += 1
+            out.append(("R", os.fsdecode(fields[9]), old))
+        elif kind == b"u":
+            fields = rec.split(b" ", 10)
+            out.append(("M", os.fsdecode(fields[10]), None))
+        elif kind == b"?":
+            out.append(("A", os.fsdecode(rec[2:]).rstrip("/"), None))
+    return out
+
+
+def read_change(root: Path, base: Optional[str], scope: Sequence[str] = ()) -> GitChange:
+    """What changed under ``root`` since the merge base of ``base`` (default:
+    the default branch) and HEAD."""
+    g = GitRepo(root)
+    label, mb = g.diff_base(base)
+    return g.change(label, mb, scope)
+
+
 def changed_paths(root: Path, base: Optional[str], scope: Sequence[str] = ()) -> Tuple[List[str], str]:
     """Paths under ``root`` (relative to it, ``/``-separated) that changed
     since the merge base of ``base`` (default: the default branch) and HEAD,
     with staged, unstaged and untracked files; deleted and renamed files are
-    included under their old and new names. Untracked files are looked for
-    only in the ``scope`` folders (root-relative) when given.
-    Returns (paths, base label)."""
-    g = GitRepo(root)
-    # a scope at the root itself ("") means the whole tree
-    under = [g.to_top(s) for s in scope] if scope and "" not in scope else (
-        [g.prefix.rstrip("/")] if g.prefix else [])
-    if not g.head_born():
-        # No commit yet: everything staged or present is being added.
-        names = g.index_files() + g.untracked(under)
-        label = base or "HEAD"
-    else:
-        label, sha = g.resolve_base(base)
-        mb = g.merge_base(label, sha)
-        # The two scans of the work tree are git's own cost of a diff run;
-        # run side by side they cost the longer of the two, not the sum.
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            diff = pool.submit(g.diff, mb)
-            untracked = pool.submit(g.untracked, under)
-            names = []
-            for _, path, old in diff.result():
-                names.append(path)
-                if old is not None:
-                    names.append(old)
-            names += untracked.result()
-    out = {r for r in (g.to_root(n) for n in names) if r}
-    return sorted(out), label
-
-
-class BaseTree:
-    """Files as they were at the merge base of a base ref and HEAD (what a
-    pull request started from). A repository without commits has an empty
-    base. Renames in the change are followed back to the old name."""
-
-    def __init__(self, root: Path, base: Optional[str]):
-        self.git = GitRepo(root)
-        self.commit: Optional[str] = None
-        if self.git.head_born():
-            label, sha = self.git.resolve_base(base)
-            self.commit = self.git.merge_base(label, sha)
-        self._renamed_from: Optional[Dict[str, str]] = None
-
-    def _blob(self, top: str) -> Optional[str]:
-        # "<commit>:<path>" takes the rest literally as the path, so no ^{blob}.
-        return self.git.rev(f"{self.commit}:{top}")
-
-    def read(self, rel: str) -> Optional[bytes]:
-        """The base content of the file now at ``rel`` (following a rename
-        back to its old name), or None when the change adds it."""
-        if self.commit is None:
-            return None
-        top = self.git.to_top(rel)
-        blob = self._blob(top)
-        if blob is None:
-            if self._renamed_from is None:
-                self._renamed_from = {
-                    path: old for status, path, old in self.git.diff(self.commit)
-                    if status == "R" and old is not None}
-            old = self._renamed_from.get(top)
-            blob = self._blob(old) if old is not None else None
-        return self.git.cat(blob) if blob is not None else None
+    included under their old and new names. Returns (paths, base label)."""
+    change = read_change(root, base, scope)
+    return change.paths, change.label

@@ -63,6 +63,12 @@ class Repository:
             if e is None or not e.is_dir:
                 self._lists[rel] = None
                 return None
+        out = self._scan(rel)
+        self._lists[rel] = out
+        return out
+
+    def _scan(self, rel: str) -> Optional[Dict[str, Entry]]:
+        """The listing of folder ``rel`` from the file system (no link followed)."""
         out: Dict[str, Entry] = {}
         # The executable bit and size cost a stat per file and matter only in packages.
         want_mode = rel == self._packages or rel.startswith(self._packages + "/")
@@ -84,9 +90,7 @@ class Repository:
                         size = -1
                     out[de.name] = Entry(de.name, is_dir, is_file, link, executable, size)
         except OSError:
-            self._lists[rel] = None
             return None
-        self._lists[rel] = out
         return out
 
     def entry(self, rel: str) -> Optional[Entry]:
@@ -128,9 +132,23 @@ class Repository:
         doc = None
         if self.is_file(rel):
             self.loads += 1
-            doc = load_file(os.path.join(self._root_str, rel), rel, self.config.size_limit)
+            doc = self._load(rel)
         self._docs[rel] = doc
         return doc
+
+    def _load(self, rel: str) -> Document:
+        return load_file(os.path.join(self._root_str, rel), rel, self.config.size_limit)
+
+    def read_bytes(self, rel: str) -> Optional[bytes]:
+        """The bytes of the regular file at ``rel`` (not through a link), else None."""
+        if not self.is_file(rel):
+            return None
+        try:
+            fd = os.open(os.path.join(self._root_str, rel), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            return None
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read(self.config.size_limit + 1)
 
     def forget(self, prefix: str) -> None:
         """Drop cached documents under ``prefix`` (keeps memory flat on big runs)."""

@@ -367,17 +367,16 @@ def judge(root: Path, tree: Tree, fmt: str, outcome: Outcome, cpu_limit: float =
     problems = []
     if outcome.error:
         return [f"exception: {outcome.error.strip().splitlines()[-1]}\n{outcome.error}"]
-    if outcome.code == 2 and outcome.stderr.startswith("penguin-lint: error: .penguin-lint.toml: "):
-        # A broken configuration file is a usage error: one clear line, exit 2.
+    if outcome.code == 2 and (outcome.stderr.startswith("penguin-lint: error: .penguin-lint.toml: ")
+                              or (outcome.stderr.startswith("penguin-lint: error: ")
+                                  and "nothing to lint" in outcome.stderr)):
+        # A broken configuration file, or a tree without any layout folder,
+        # is a usage error: one clear line, exit 2.
         if outcome.stderr.count("\n") != 1 or not outcome.stderr[:-1].isprintable():
             problems.append(f"configuration error is not one printable line: {outcome.stderr[:300]!r}")
     elif outcome.code not in (0, 1):
         problems.append(f"exit {outcome.code}: {outcome.stderr.strip()[:500]}")
-    elif outcome.stderr and not (
-            outcome.code == 0 and outcome.stderr.startswith("penguin-lint: warning: ")
-            and "nothing to lint" in outcome.stderr and outcome.stderr.count("\n") == 1
-            and outcome.stderr[:-1].isprintable()):
-        # (a tree without any layout folder is told so in one line)
+    elif outcome.stderr:
         problems.append(f"stderr on exit {outcome.code}: {outcome.stderr.strip()[:500]}")
     if outcome.cpu > cpu_limit:
         problems.append(f"slow: {outcome.cpu:.2f} s of CPU ({outcome.wall:.2f} s)")

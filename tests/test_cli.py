@@ -145,8 +145,9 @@ def test_root_is_found_from_inside_a_benchmark_repository(repo, monkeypatch):
 def test_nothing_to_lint_is_said(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "penguin_lint", "--all", "--root", str(tmp_path)],
                           capture_output=True, text=True)
-    assert proc.returncode == 0
-    assert "nothing to lint" in proc.stderr
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("penguin-lint: error: ") and "nothing to lint" in proc.stderr
+    assert proc.stderr.count("\n") == 1
 
 
 def test_a_rule_failing_in_a_worker_is_one_error_line(tmp_path, monkeypatch):

@@ -14,6 +14,8 @@ SPEC_CODES = [
     "PL401", "PL402", "PL403", "PL404", "PL405", "PL406", "PL407", "PL408",
     "PL501", "PL601", "PL602", "PL603", "PL604", "PL605", "PL606", "PL607",
 ]
+# Codes the spec does not list yet, added since by issues.
+ADDED_CODES = ["PL502"]
 
 
 def test_readme_rule_table_is_generated_from_rules():
@@ -26,7 +28,7 @@ def test_readme_rule_table_is_generated_from_rules():
 
 def test_every_spec_rule_exists_with_docs_and_examples():
     rules = {r.code: r for r in all_rules()}
-    assert sorted(rules) == SPEC_CODES
+    assert sorted(rules) == sorted(SPEC_CODES + ADDED_CODES)
     for r in rules.values():
         assert r.name and r.summary and r.doc(), r.code
         assert r.bad[1] and r.good[1], r.code

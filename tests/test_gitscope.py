@@ -11,7 +11,7 @@ pytest.importorskip("git")
 
 from penguin_lint.config import load_config  # noqa: E402
 from penguin_lint.engine import Engine, enabled_rules  # noqa: E402
-from penguin_lint.gitscope import BaseTree, GitError, changed_paths  # noqa: E402
+from penguin_lint.gitscope import GitError, changed_paths, read_change  # noqa: E402
 from penguin_lint.layout import FILE_KINDS  # noqa: E402
 from penguin_lint.repo import Repository  # noqa: E402
 from tests.conftest import VALID, lint, write_repo  # noqa: E402
@@ -388,7 +388,7 @@ def test_pl501_already_published_or_renamed_stays_silent(tmp_path):
     new = "packages/bench-z/benchmark_config.toml"
     edit(root, new, (root / new).read_text().replace('"bench-a"', '"bench-z"'))
     git(root, "add", "-A")
-    assert BaseTree(root, "main").read(new) is not None  # followed back to bench-a
+    assert read_change(root, "main").renames.get(new) == "packages/bench-a/benchmark_config.toml"
     assert lint(root).at("PL501") == []
 
 

@@ -521,7 +521,8 @@ def test_pl605_ignores_a_penguin_leaderboard_beside_mapped_rows(repo, monkeypatc
 
 def test_kind_option_forces_a_definition(repo):
     root = repo({"boards/main.yaml": edit(GOOD_DEF, "name: main", "name: Main")}, base={})
-    assert lint(root, "--all").findings == []  # not a Harbor path: ignored
+    run = lint(root, "--all")  # not a Harbor path, nor any layout folder: nothing to lint
+    assert run.code == 2 and "nothing to lint" in run.stderr
     run = lint(root, "--kind", "harbor_leaderboard", str(root / "boards/main.yaml"))
     assert run.at("PL103") == [("boards/main.yaml", 2)]
 

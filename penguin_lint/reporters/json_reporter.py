@@ -5,10 +5,15 @@ import json
 
 
 def report(result, stream, **_):
+    summary = {"files": result.files, "errors": result.errors, "warnings": result.warnings}
+    if getattr(result, "compared_with", None):
+        # a pull-request run: what it compared with, and what --new-only hid
+        summary["compared_with"] = result.compared_with
+        summary["hidden"] = result.hidden
     doc = {
         "version": 1,
         "findings": [f.to_dict() for f in result.findings],
-        "summary": {"files": result.files, "errors": result.errors, "warnings": result.warnings},
+        "summary": summary,
     }
     # ensure_ascii keeps control characters and odd bytes as \u escapes.
     json.dump(doc, stream, indent=2, ensure_ascii=True)

@@ -21,7 +21,15 @@ def report(result, stream, color: bool = False, **_):
             stream.write(f"    {c(_CYAN, 'hint:')} {sanitize(f.hint)}\n")
     e, w = result.errors, result.warnings
     files = f"{result.files} file{'s' if result.files != 1 else ''} checked"
-    if not e and not w:
+    compared = getattr(result, "compared_with", None)
+    if compared:
+        files += f" against {sanitize(compared)}"
+    hidden = getattr(result, "hidden", 0)
+    if hidden:
+        files += f"; {hidden} older finding{'s' if hidden != 1 else ''} in touched files not shown"
+    if getattr(result, "no_changes", False) and not e and not w:
+        stream.write(f"No changes against {sanitize(compared)}.\n")
+    elif not e and not w:
         stream.write(f"All checks passed ({files}).\n")
     else:
         parts = []

@@ -1,5 +1,4 @@
 """PL501 published-in-pr: a pull request adds or sets ``status: published``."""
-from penguin_lint.loaders import load_bytes
 from penguin_lint.rules.base import WARNING, Rule
 
 WHAT = {"benchmark_config": "benchmark", "leaderboard": "leaderboard"}
@@ -28,20 +27,17 @@ class PublishedInPr(Rule):
             "# new in this pull request\nleaderboard_id: swe-lite\nstatus: draft\n")
 
     def check(self, subject, ctx):
-        base = ctx.options.get("diff_base")
+        base = ctx.base
         if base is None:
             return
         doc = ctx.valid_doc(subject.path)
         if doc is None or doc.data.get("status") != "published":
             return
-        old = self._base_content(subject.path, ctx)
-        if old is False:
-            return
         what = WHAT[subject.kind]
-        if old is None:
+        before = base.load(ctx.base_path(subject.path))
+        if before is None:
             message = f"{what} '{subject.path}' is added with status 'published'"
         else:
-            before = load_bytes(old, subject.path)
             prev = before.data.get("status") if before.parsed and isinstance(before.data, dict) else None
             if prev == "published":
                 return
@@ -49,20 +45,3 @@ class PublishedInPr(Rule):
             message = f"{what} '{subject.path}' changes status from {shown} to 'published'"
         yield self.finding(subject, message, pos=doc.value_pos(("status",)),
                            hint="submit it with status 'draft'; maintainers publish after review")
-
-    @staticmethod
-    def _base_content(path, ctx):
-        """The file's bytes at the base, None if the change adds it, False
-        when git cannot tell (a path run with git trouble stays silent)."""
-        from penguin_lint.gitscope import BaseTree, GitError
-
-        tree = ctx.options.get("_pl501_base_tree")
-        try:
-            if tree is None:
-                tree = ctx.options["_pl501_base_tree"] = BaseTree(ctx.repo.root, ctx.options["diff_base"])
-            return tree.read(path)
-        except GitError:
-            if "changed" in ctx.options:
-                raise  # diff mode already used git: this is a real failure
-            ctx.options["diff_base"] = None
-            return False

@@ -1,0 +1,195 @@
+"""What a pull request is blamed for.
+
+A pull request is blamed for what it touches and for what it breaks, never
+for old debt elsewhere:
+
+- every finding in a file the change touches (adds, modifies, renames to)
+  is reported, old or new — the contributor has the file open;
+- a finding anywhere else (a leaderboard re-checked because one of its
+  experiments changed, the attempts naming a task that was removed, a file
+  missing from a folder the change touched) is reported only when the change
+  introduced it: the same subject, checked against the base, has no finding
+  with the same fingerprint;
+- with ``--new-only`` the same subtraction applies to touched files too, for
+  repositories that adopt penguin-lint with old debt; what it hides is
+  counted.
+
+A fingerprint is stable under edits elsewhere in the file: the rule code,
+the path (followed back through a rename), the key path of the location
+instead of its line, and the message with its numbers left out (a value
+that moved from ``values[2]`` to ``values[3]`` is the same finding).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Set, Tuple
+
+from penguin_lint.findings import Finding
+from penguin_lint.loaders.document import Document, mark_position
+
+if TYPE_CHECKING:  # pragma: no cover
+    from penguin_lint.engine import Engine
+    from penguin_lint.rules.base import Subject
+
+TOUCHED, DEPENDENT = "touched", "dependent"
+
+
+@dataclass
+class Change:
+    """The paths a run is about, relative to the repository root.
+
+    ``touched``: files or folders that exist and changed (added, modified,
+    renamed to; for a path run, the paths given). ``deleted``: paths that
+    are gone (deleted, renamed from). ``renames``: new path -> old path."""
+
+    touched: Set[str] = field(default_factory=set)
+    deleted: Set[str] = field(default_factory=set)
+    renames: Dict[str, str] = field(default_factory=dict)
+
+    @property
+    def paths(self) -> List[str]:
+        return sorted(self.touched | self.deleted)
+
+    def __len__(self) -> int:
+        return len(self.touched) + len(self.deleted)
+
+    @classmethod
+    def of(cls, repo, paths: Iterable[str], renames: Optional[Dict[str, str]] = None) -> "Change":
+        """Split ``paths`` by whether they exist in ``repo`` now."""
+        ch = cls(renames=dict(renames or {}))
+        for p in paths:
+            p = p.strip("/")
+            if p == "" or repo.entry(p) is not None:
+                ch.touched.add(p)
+            else:
+                ch.deleted.add(p)
+        for new, old in ch.renames.items():
+            if new in ch.touched and repo.entry(old) is None:
+                ch.deleted.add(old)
+        return ch
+
+    def base_path(self, path: str) -> str:
+        """Where ``path`` was in the base (renames followed back)."""
+        return self.renames.get(path, path)
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def _positions(doc: Document) -> Dict[Tuple[int, int], tuple]:
+    """(line, column) -> the deepest key path whose key or value starts there."""
+    doc._ensure_index()
+    out: Dict[Tuple[int, int], tuple] = {}
+    for table in (doc._keys, doc._values):
+        for path, pos in table.items():
+            if type(pos) is not tuple and not hasattr(pos, "line"):
+                continue
+            p = pos if hasattr(pos, "line") else mark_position(pos)
+            key = (p.line, p.column)
+            if key not in out or len(path) > len(out[key]):
+                out[key] = path
+    return out
+
+
+class Fingerprints:
+    """Fingerprints of findings, with the documents' key paths looked up
+    once per file."""
+
+    def __init__(self):
+        self._maps: Dict[int, Dict[Tuple[int, int], tuple]] = {}
+
+    def of(self, f: Finding, path: str, doc: Optional[Document]) -> tuple:
+        where = None
+        if f.line is not None and doc is not None and doc.parsed:
+            m = self._maps.get(id(doc))
+            if m is None:
+                m = self._maps[id(doc)] = _positions(doc)
+            where = m.get((f.line, f.column or 1))
+        if where is None and f.line is not None and doc is None:
+            where = ("line", f.line)  # nothing to look a key up in: the line is all we have
+        return (f.code, path, where, _NUMBER.sub("#", f.message))
+
+    def clear(self) -> None:
+        self._maps.clear()
+
+
+class Scope:
+    """Decides, finding by finding, what a change is blamed for.
+
+    ``base`` is an engine over the base tree with the same rules and
+    configuration (None when there is no base: outside git, or before the
+    first commit — then every finding is new)."""
+
+    def __init__(self, change: Change, base: Optional["Engine"] = None, new_only: bool = False,
+                 folders: Iterable[str] = ()):
+        self.change = change
+        self.base = base
+        self.new_only = new_only
+        # folders given on the command line: everything below them is touched
+        self.folders = [d for d in folders]
+        self.hidden = 0  # older findings in touched files that --new-only left out
+        self._fp = Fingerprints()
+        self._base_prints: Dict[str, Counter] = {}
+
+    def touches(self, path: str) -> bool:
+        ch = self.change
+        if path in ch.touched or path in ch.deleted:
+            return True
+        return any(d == "" or path.startswith(d + "/") for d in self.folders)
+
+    # -- the base side ---------------------------------------------------------
+    def _base_counter(self, subject: "Subject") -> Counter:
+        base_path = self.change.base_path(subject.path)
+        got = self._base_prints.get(base_path)
+        if got is None:
+            got = Counter()
+            base = self.base
+            entry = base.repo.entry(base_path) if base_path else None
+            if base_path == "" or (entry is not None and (entry.is_dir == subject.is_dir)):
+                s = base.subject(base_path, subject.is_dir)
+                for f in base.check(s):
+                    got[self._fp.of(f, f.path, base.repo.load(f.path) if _loadable(base, f.path) else None)] += 1
+            self._base_prints[base_path] = got
+        return got
+
+    # -- the verdict -----------------------------------------------------------
+    def report(self, subject: "Subject", findings: List[Finding], engine: "Engine") -> List[Finding]:
+        """The findings of ``subject`` that the change is blamed for, each
+        with its ``scope`` set."""
+        out: List[Finding] = []
+        counter: Optional[Counter] = None
+        for f in findings:
+            touched = self.touches(f.path)
+            f.scope = TOUCHED if touched else DEPENDENT
+            if touched and not self.new_only:
+                out.append(f)
+                continue
+            if self.base is None:
+                out.append(f)
+                continue
+            if counter is None:
+                counter = Counter(self._base_counter(subject))
+            fp = self._fp.of(f, self.change.base_path(f.path),
+                             engine.repo.load(f.path) if _loadable(engine, f.path) else None)
+            if counter[fp] > 0:
+                counter[fp] -= 1  # it was there before the change
+                if touched:
+                    self.hidden += 1
+                continue
+            out.append(f)
+        return out
+
+    def forget(self) -> None:
+        """Drop what was looked up for the last unit (keeps memory flat)."""
+        self._fp.clear()
+        self._base_prints.clear()
+        if self.base is not None:
+            self.base.ctx.reset()
+
+
+def _loadable(engine: "Engine", path: str) -> bool:
+    from penguin_lint.loaders import format_of
+
+    return format_of(path) is not None and engine.repo.is_file(path)
