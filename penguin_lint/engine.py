@@ -297,12 +297,12 @@ class Engine:
             unit = here
             if not s.is_dir and s.kind != "file":
                 files += 1
+            # Every finding of a subject the change touches, holds or affects
+            # is a candidate; scope decides which the change is blamed for.
             candidates = [
                 f for f in self.check(s)
-                if scope.touches(f.path)
-                or s.path in dependents
-                or s.path in change.touched
-                or (s.path in touched_dirs and repo.entry(f.path) is None)
+                if scope.touches(f.path) or s.path in dependents
+                or s.path in change.touched or s.path in touched_dirs
             ]
             if candidates:
                 findings.extend(scope.report(s, candidates, self))

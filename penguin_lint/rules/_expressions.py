@@ -295,9 +295,12 @@ class LeaderboardRule(Rule):
     kinds = ("leaderboard",)
 
     def affected_by(self, changed, ctx):
-        # Anything under experiments/<lb>/ (added, edited or deleted) can change
-        # how leaderboards/<lb>/leaderboard.yaml resolves. Only the path is
-        # looked at: pull-request mode calls this for every changed path.
+        # A leaderboard reads its experiments' meta_info.yaml and their
+        # phases' summary.yaml: a change to one of those, or an experiment or
+        # phase folder that appears or vanishes, can change how
+        # leaderboards/<lb>/leaderboard.yaml resolves; an attempt file or
+        # anything else cannot. Only the path is looked at: pull-request
+        # mode calls this for every changed path.
         root = ctx.layout.roots["experiments"]
         if changed == root:
             # The whole experiments folder: every leaderboard (one cached listing).
@@ -305,6 +308,11 @@ class LeaderboardRule(Rule):
                 yield ctx.layout.leaderboard_file(lb)
             return
         if changed.startswith(root + "/"):
-            lb = changed[len(root) + 1:].split("/", 1)[0]
-            if safe_segment(lb):
+            parts = changed[len(root) + 1:].split("/")
+            lb = parts[0]
+            if not safe_segment(lb):
+                return
+            if (len(parts) <= 3 and not (len(parts) == 3 and parts[2] != "meta_info.yaml"
+                                         and ctx.repo.is_file(changed))) \
+                    or (len(parts) == 4 and parts[3] == "summary.yaml"):
                 yield ctx.layout.leaderboard_file(lb)

@@ -26,5 +26,7 @@ class OrphanData(Rule):
     def affected_by(self, changed, ctx):
         root = ctx.layout.roots["packages"] + "/"
         if changed.startswith(root):
+            # only a package that vanishes can orphan its data folder
             b = changed[len(root):].split("/", 1)[0]
-            yield ctx.layout.data_dir(b)
+            if b and not ctx.repo.is_dir(ctx.layout.package_dir(b)):
+                yield ctx.layout.data_dir(b)

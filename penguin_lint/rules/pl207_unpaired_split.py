@@ -34,5 +34,6 @@ class UnpairedSplit(Rule):
         root = ctx.layout.roots["packages"] + "/"
         if changed.startswith(root):
             b = changed[len(root):].split("/", 1)[0]
-            if b.endswith("-test"):
+            # only a -test package that vanishes can unpair its -train
+            if b.endswith("-test") and not ctx.repo.is_dir(ctx.layout.package_dir(b)):
                 yield ctx.layout.package_dir(b[: -len("-test")] + "-train")

@@ -21,7 +21,10 @@ def phase_of(changed, ctx):
     parts = changed[len(root):].split("/")
     if len(parts) < 3:
         return None
-    return root + "/".join(parts[:3])
+    phase = root + "/".join(parts[:3])
+    if len(parts) == 3 and not ctx.repo.is_dir(phase):
+        return None  # meta_info.yaml, or a phase that is gone: no phase to check
+    return phase
 
 
 def n_attempt_of(ctx, summary_path):

@@ -80,10 +80,19 @@ class UnknownSource(Rule):
         b = changed_benchmark(changed, ctx)
         depth = ctx.layout.roots["packages"].count("/") + 3  # packages/<b>/<task>
         parts = changed.split("/")
+        if b is None or len(parts) < depth:
+            return
         task_dir = "/".join(parts[:depth])
-        if b is not None and len(parts) >= depth and not ctx.repo.is_dir(task_dir):
-            # A task folder that is gone (deleted or renamed) can break the
-            # attempts naming it; an edit inside a task that is still there,
-            # or a new task, cannot add a finding, so no experiment is read.
-            for exp_dir in experiments_using(ctx, b):
-                yield from attempt_files(ctx, exp_dir)
+        if ctx.repo.entry(task_dir) is not None:
+            # A task that is still there (an edit inside it, a new task) or a
+            # file beside the tasks (benchmark_config.toml) cannot add a
+            # finding: no experiment is read.
+            return
+        if ctx.base is not None and not ctx.base.is_dir(ctx.base_path(task_dir)):
+            return  # not a task folder before the change either
+        if ctx.base is None and len(parts) == depth and "." in parts[-1]:
+            return  # with nothing to compare with, a deleted file is not a task
+        # A task folder that is gone (deleted or renamed) can break the
+        # attempts naming it.
+        for exp_dir in experiments_using(ctx, b):
+            yield from attempt_files(ctx, exp_dir)

@@ -46,8 +46,11 @@ class OrphanExperiments(Rule):
                            hint=hint)
 
     def affected_by(self, changed, ctx):
-        # The leaderboard file appearing or vanishing settles the folder; a
-        # new experiment in an orphaned folder gets the finding too.
+        # A leaderboard file that vanishes orphans its experiments folder (a
+        # change inside the folder re-checks it anyway: it holds the change).
+        lb_root = ctx.layout.roots["leaderboards"] + "/"
         lb = group_of(changed, ctx)
-        if lb is not None:
-            yield ctx.layout.experiments_group(lb)
+        if lb is not None and changed.startswith(lb_root) and not ctx.repo.is_file(ctx.layout.leaderboard_file(lb)):
+            group = ctx.layout.experiments_group(lb)
+            if ctx.repo.is_dir(group):
+                yield group

@@ -81,8 +81,12 @@ class UnreferencedExperiment(Rule):
         if changed.startswith(exp_root):
             parts = changed[len(exp_root):].split("/")
             if len(parts) >= 2:
-                # a new or changed experiment is reported where it lives
-                yield ctx.layout.experiment_dir(parts[0], parts[1])
+                # a new experiment is reported where it lives; one that was
+                # there before changes its references only through the
+                # leaderboard file (below)
+                exp_dir = ctx.layout.experiment_dir(parts[0], parts[1])
+                if ctx.base is None or not ctx.base.is_dir(ctx.base_path(exp_dir)):
+                    yield exp_dir
             return
         lb_root = ctx.layout.roots["leaderboards"] + "/"
         if changed.startswith(lb_root):
