@@ -229,12 +229,8 @@ def _open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool)
 
     g = GitRepo(root)
 
-    def config_at(commit: Optional[str]) -> "Config":
-        tree = GitTree(g.top, commit, g.prefix)
-        try:
-            raw = _tree_file(tree, CONFIG_FILE)
-        finally:
-            tree.close()
+    def config_of(tree) -> "Config":
+        raw = _tree_file(tree, CONFIG_FILE)
         if raw is None:
             return Config()
         try:
@@ -242,12 +238,24 @@ def _open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool)
         except ConfigError as e:
             raise ConfigError(f"the base's {e}") from None
 
+    def base_branch_at(commit: str) -> Optional[str]:
+        tree = GitTree(g.top, commit, g.prefix)
+        try:
+            return config_of(tree).base_branch
+        finally:
+            tree.close()
+
     # The default branch's own configuration may name another base branch.
-    label, mb = g.diff_base(diff_base, default_base=lambda sha: config_at(sha).base_branch)
-    config = load_config(root, FILE_KINDS) if config_from_worktree else config_at(mb)
-    scope = Repository(root, config).walk_roots() + [CONFIG_FILE]
-    change = g.change(label, mb, scope=scope)
-    return change, GitTree(g.top, mb, g.prefix), config
+    label, mb = g.diff_base(diff_base, default_base=base_branch_at)
+    base_tree = GitTree(g.top, mb, g.prefix)
+    try:
+        config = load_config(root, FILE_KINDS) if config_from_worktree else config_of(base_tree)
+        scope = Repository(root, config).walk_roots() + [CONFIG_FILE]
+        change = g.change(label, mb, scope=scope)
+    except BaseException:
+        base_tree.close()
+        raise
+    return change, base_tree, config
 
 
 def _tree_file(tree, rel: str) -> Optional[bytes]:

@@ -9,9 +9,9 @@ system's own, so spaces, non-ASCII characters and odd bytes come back
 exactly as ``os.scandir`` names them. Every git command runs read-only: no
 index refresh, no lock, nothing written into ``.git``.
 
-gitpython is imported inside the functions: ``--version``, ``--all`` and
-path runs outside git never pay for it. Every git failure becomes a
-:class:`GitError` with a one-line message.
+git runs as a plain subprocess (no library in between, nothing imported
+that ``--version``, ``--all`` or path runs outside git would pay for).
+Every git failure becomes a :class:`GitError` with a one-line message.
 """
 from __future__ import annotations
 
@@ -58,42 +58,40 @@ class GitRepo:
     """A work tree seen from the linted root (which may be a subfolder)."""
 
     def __init__(self, root: Path):
-        try:
-            # gitpython refuses to import without a git executable
-            from git import InvalidGitRepositoryError, NoSuchPathError, Repo
-        except ImportError as e:
-            raise GitError(f"git is not available: {str(e).splitlines()[0] if str(e) else e}") from None
         root = Path(os.path.realpath(root))
-        try:
-            self.repo = Repo(root, search_parent_directories=True)
-        except (InvalidGitRepositoryError, NoSuchPathError):
+        self.top = str(root)
+        self.prefix = ""
+        self._revs: Dict[str, Optional[str]] = {}
+        status, out = self.run("rev-parse", "--is-bare-repository", "--show-toplevel", ok_codes=(0, 128))
+        lines = out.decode("utf-8", "surrogateescape").splitlines()
+        if status != 0:
             raise GitError(f"not a git repository: {_show(str(root))} "
-                           "(give paths or use --all to lint without git)") from None
-        if self.repo.bare or self.repo.working_tree_dir is None:
+                           "(give paths or use --all to lint without git)")
+        if lines[:1] == ["true"] or len(lines) < 2:
             raise GitError(f"git repository without a work tree: {_show(str(root))}")
-        top = Path(os.path.realpath(self.repo.working_tree_dir))
+        top = Path(os.path.realpath(os.fsdecode(os.fsencode(lines[1]))))
         self.top = str(top)
         try:
             rel = root.relative_to(top).as_posix()
-        except ValueError:  # pragma: no cover - Repo() found it by walking up from root
+        except ValueError:  # pragma: no cover - git found it by walking up from root
             raise GitError(f"{_show(str(root))} is outside the git work tree {_show(str(top))}") from None
         # Repository-relative names from git start with this ("" at the top).
         self.prefix = "" if rel == "." else rel + "/"
 
     # -- plumbing --------------------------------------------------------------
     def run(self, *args: str, ok_codes: Sequence[int] = (0,)) -> Tuple[int, bytes]:
-        """(status, raw stdout) of ``git args``; other statuses raise GitError."""
-        from git import GitCommandError, GitCommandNotFound
+        """(status, raw stdout) of ``git args`` run at the top of the work
+        tree; other statuses raise GitError."""
+        import subprocess
 
         try:
-            status, out, err = self.repo.git.execute(
-                ["git", *READ_ONLY, *args],
-                with_extended_output=True, with_exceptions=False,
-                stdout_as_string=False, strip_newline_in_stdout=False)
-        except GitCommandNotFound:
+            proc = subprocess.run(["git", *READ_ONLY, *args], cwd=self.top, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except FileNotFoundError:
             raise GitError("git is not installed or not on PATH") from None
-        except GitCommandError as e:  # pragma: no cover - with_exceptions=False
-            status, out, err = e.status, b"", str(e.stderr)
+        except OSError as e:
+            raise GitError(f"cannot run git: {e.strerror}") from None
+        status, out, err = proc.returncode, proc.stdout, proc.stderr
         if status not in ok_codes:
             lines = [ln.strip() for ln in (err.decode("utf-8", "replace") if isinstance(err, bytes) else str(err)).splitlines()]
             lines = [ln for ln in lines if ln]
@@ -103,8 +101,11 @@ class GitRepo:
 
     def rev(self, spec: str) -> Optional[str]:
         """The object id ``spec`` names, or None."""
-        status, out = self.run("rev-parse", "--verify", "--quiet", spec, ok_codes=(0, 1, 128))
-        return out.decode("ascii", "replace").strip() if status == 0 and out.strip() else None
+        if spec not in self._revs:
+            status, out = self.run("rev-parse", "--verify", "--quiet", spec,
+                                   ok_codes=(0, 1, 128))
+            self._revs[spec] = out.decode("ascii", "replace").strip() if status == 0 and out.strip() else None
+        return self._revs[spec]
 
     def head_born(self) -> bool:
         return self.rev("HEAD^{commit}") is not None

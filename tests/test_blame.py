@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("git")
 
 from tests.conftest import VALID, lint, write_repo  # noqa: E402
 

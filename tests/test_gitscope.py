@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("git")
 
 from penguin_lint.config import load_config  # noqa: E402
 from penguin_lint.engine import Engine, enabled_rules  # noqa: E402
