@@ -148,3 +148,23 @@ def test_hook_definitions():
     assert main.get("pass_filenames", True) is True
     assert full["pass_filenames"] is False and full["stages"] == ["manual"]
     assert full["entry"].split()[-1] == "--all"
+
+
+def test_old_errors_elsewhere_do_not_block_a_commit_that_breaks_nothing(target, env):
+    # Old debt on the branch: an attempt naming a task the benchmark never had.
+    attempt = "experiments/lb/exp-1/test/attempt-2.yaml"
+    (target / attempt).write_text((target / attempt).read_text().replace("CASE-001-one", "CASE-GONE"))
+    run(target, "git", "commit", "-q", "--no-verify", "-am", "old debt", env=env)
+    # A contributor edits the benchmark's title and a task description only.
+    bench = "packages/bench-a/benchmark_config.toml"
+    (target / bench).write_text((target / bench).read_text().replace('"Bench A"', '"Bench A, v2"'))
+    (target / TASK).write_text('id = "CASE-001-one"\ntitle = "One"\ndescription = "Clearer."\n')
+    run(target, "git", "add", bench, TASK, env=env)
+    proc = run(target, "git", "commit", "-m", "retitle", env=env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "PL304" not in out
+    # The debt is still there for the maintainers' run.
+    proc = run(target, sys.executable, "-m", "pre_commit", "run", "--hook-stage", "manual", "penguin-lint-all",
+               env=env, check=False)
+    assert proc.returncode == 1 and f"{attempt}:3:13: PL304" in proc.stdout, proc.stdout
