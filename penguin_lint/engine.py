@@ -37,6 +37,8 @@ class Result:
     hidden: int = 0
     #: what a pull-request run compared with: "origin/main (3f2a1c9)"; None otherwise
     compared_with: Optional[str] = None
+    #: files parsed from the base to tell old findings from new
+    base_loads: int = 0
     #: a pull-request run that found no change at all
     no_changes: bool = False
 
@@ -311,6 +313,7 @@ class Engine:
         result = self._finish(findings, files)
         result.touched = frozenset(change.paths)
         result.hidden = scope.hidden
+        result.base_loads = scope.base.repo.loads if scope.base is not None else 0
         return result
 
     def _drop(self, unit: str, scope) -> None:
