@@ -24,6 +24,9 @@ MAX_DECIMALS = 15
 # Beyond this magnitude a fixed-point proposal would be a wall of digits.
 _FIXED_LIMIT = 1e15
 
+# No one writes a number longer than this by hand; longer text is not quoted.
+_LONGEST_NUMBER = 60
+
 _PLAIN_DECIMAL = re.compile(r"[-+]?[0-9_]*(?:\.([0-9_]*))?\Z")
 
 
@@ -110,7 +113,9 @@ def number_text(doc, path) -> Optional[str]:
     are read back from the file's text at the value's position (one line)."""
     imp = doc.implicit.get(tuple(path))
     if imp is not None and imp[0] in ("int", "float"):
-        return imp[1]
+        # Past 60 characters the decimals are beyond any tolerance anyway,
+        # and the text is not worth quoting in a message.
+        return imp[1] if len(imp[1]) <= _LONGEST_NUMBER else None
     text = getattr(doc, "text", None)
     if not text:
         return None
@@ -126,7 +131,7 @@ def number_text(doc, path) -> Optional[str]:
     end = text.find("\n", start)
     line = text[start:] if end == -1 else text[start:end]
     src = line[pos.column - 1:pos.end_column - 1].strip()
-    return src if 0 < len(src) <= 60 else None
+    return src if 0 < len(src) <= _LONGEST_NUMBER else None
 
 
 # -- summaries and attempts ------------------------------------------------------
@@ -209,11 +214,18 @@ def yaml11_number_spellings(src: str, integer: bool = False):
     need a decimal point and a signed exponent), the spellings that YAML
     reads as the same number: (with a decimal point, in full). Either may be
     None; ``integer`` asks for integer spellings only."""
+    if len(src) > _LONGEST_NUMBER:
+        return None, None  # no one mistypes a number this long; spelling it out would not help
     m = _EXPONENT.match(src.strip())
     if m is None:
         return None, None
     sign, whole, frac, esign, exp = m.groups()
     if not whole and not frac:
+        return None, None
+    try:
+        if not math.isfinite(float(src)):
+            return None, None  # beyond any float: no spelling of it is a number
+    except (OverflowError, ValueError):
         return None, None
     point = None
     if not integer:

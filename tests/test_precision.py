@@ -207,7 +207,8 @@ def test_small_value_proposed_with_two_significant_digits():
 
 @pytest.mark.parametrize("src,point,full", [
     ("1e-3", "1.0e-3", "0.001"), ("1e3", "1.0e+3", "1000"), ("1.5e3", "1.5e+3", "1500"),
-    ("-2E-2", "-2.0e-2", "-0.02"), ("1e400", "1.0e+400", None), ("e3", None, None),
+    ("-2E-2", "-2.0e-2", "-0.02"), ("1e400", None, None), ("1e30", "1.0e+30", None),
+    ("e3", None, None), ("1e" + "9" * 5000, None, None), ("9" * 5000 + "e3", None, None),
 ])
 def test_yaml11_number_spellings(src, point, full):
     assert yaml11_number_spellings(src) == (point, full)
@@ -234,3 +235,36 @@ def test_missing_attempt_without_that_coincidence_says_nothing_more(repo):
     [f] = [f for f in lint(repo(files), "--all").findings if f["code"] == "PL302"]
     assert "score_mean" not in f["message"]
     assert f["hint"] == "add attempt-3.yaml, or correct n_attempt in summary.yaml"
+
+
+def test_documented_examples_behave_as_documented(repo):
+    from penguin_lint.rules import get_rule
+    rule = get_rule("PL303")
+    for (path, text), lines in ((rule.bad, [3, 4]), (rule.good, [])):
+        files = phase(SCORES, [])
+        files[path] = text
+        run = lint(repo(files), "--all")
+        assert [(f["path"], f["line"]) for f in run.findings] == [(path, ln) for ln in lines]
+    assert "population standard deviation" in pl303(lint(repo({**phase(SCORES, []), rule.bad[0]: rule.bad[1]}),
+                                                         "--all"))[1]["message"]
+
+
+def test_number_text_is_the_source_as_written():
+    from penguin_lint.loaders.toml_loader import load_toml
+    from penguin_lint.loaders.yaml_loader import load_yaml
+    from penguin_lint.numbers import number_text
+    paths = [("score_mean",), ("score_std",), ("n_attempt",), ("x", "cost")]
+    toml = load_toml("n_attempt = 3\nscore_mean = 69.170   # c\nscore_std = 1_000.25\n[x]\ncost = 6.9e1\n", "s.toml")
+    assert [number_text(toml, p) for p in paths] == ["69.170", "1_000.25", "3", "6.9e1"]
+    yml = load_yaml("n_attempt: 3\nscore_mean: 69.170   # c\nscore_std: 1.0\nx: {cost: 6.9e+1}\n", "s.yaml")
+    assert [number_text(yml, p) for p in paths] == ["69.170", "1.0", "3", "6.9e+1"]
+
+
+def test_hostile_decimals_are_bounded(repo):
+    import time
+    long_mean = "69.1" + "6" * 200_000
+    start = time.monotonic()
+    run = lint(repo(phase(SCORES, [f"score_mean: {long_mean}", "score_std: 0.8" + "4" * 100_000])), "--all")
+    assert time.monotonic() - start < 10
+    [f] = pl303(run)  # the std (0.8444..., population-like) is wrong; the long mean agrees
+    assert f["line"] == 3 and len(f["message"]) < 300 and len(f["hint"]) < 300
