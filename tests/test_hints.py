@@ -205,3 +205,34 @@ def test_the_yaml_number_hint_of_the_issue(repo):
     assert (f["line"], f["column"]) == (2, 7)
     assert f["hint"] == ("YAML 1.1 reads 1e-3 as text, not a number; write it with a decimal point and a "
                          "signed exponent (1.0e-3) or in full (0.001)")
+
+
+TIMESTAMPS = [
+    ('"2026-10-29 12:00"', "2026-10-29T12:00:00Z", "put a T between the date and the time, add the seconds and add an offset"),
+    ("2026-10-29T12:00:00", "2026-10-29T12:00:00Z", "add an offset and quote it"),
+    ('"2026-10-29T12:00Z"', "2026-10-29T12:00:00Z", "add the seconds"),
+    ('"2026-10-29 12:00:00 +0800"', "2026-10-29T12:00:00+08:00",
+     "put a T between the date and the time and write the offset as +HH:MM"),
+    ('"2026-10-29T12:00:00 UTC"', "2026-10-29T12:00:00Z", "write UTC as Z"),
+    ("2026-10-29", "2026-10-29T00:00:00Z", "add the time, add an offset and quote it"),
+]
+for old, new, what in TIMESTAMPS:
+    CASES.append((f"timestamp-{old}", {BENCH: VALID[BENCH].replace('last_update = "2026-10-29T12:00:00Z"',
+                                                                      f"last_update = {old}")},
+                  "PL204", BENCH, r'(last_update = "[^"]+")', replace_line(BENCH, f"last_update = {old}"), None))
+CASES.append(("quote-it-toml", {BENCH: VALID[BENCH].replace('title = "Bench A"', "title = 2026")}, "PL102", BENCH,
+              r"quote it: (.+)$", replace_line(BENCH, "title = 2026"), None))
+
+
+@pytest.mark.parametrize("old,new,what", TIMESTAMPS)
+def test_timestamp_hint_names_what_is_missing(repo, old, new, what):
+    files = {BENCH: VALID[BENCH].replace('last_update = "2026-10-29T12:00:00Z"', f"last_update = {old}")}
+    [f] = _findings(lint(repo(files), "--all"), "PL204", BENCH)
+    assert f["hint"].startswith(f'{what}: last_update = "{new}"')
+    assert ("Z is UTC" in f["hint"]) == ("offset" in what and "+HH:MM" not in what)
+
+
+def test_impossible_timestamp_keeps_the_general_hint(repo):
+    files = {BENCH: VALID[BENCH].replace('last_update = "2026-10-29T12:00:00Z"', 'last_update = "2026-13-29T12:00:00Z"')}
+    [f] = _findings(lint(repo(files), "--all"), "PL204", BENCH)
+    assert f["hint"].startswith("write it as a quoted string such as")

@@ -4,6 +4,7 @@ from dataclasses import replace
 from typing import List, Optional, Tuple
 
 from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
+from penguin_lint.rules.pl204_invalid_timestamp import is_about
 
 # semver.org's own regular expression (the schema carries the same pattern).
 SEMVER = re.compile(
@@ -108,5 +109,7 @@ class InvalidVersion(ProblemRule):
             if doc is None:
                 doc = ctx.doc(subject)
             version = doc.get("version") if doc is not None else None
-            hint = version_hint(version, doc.fmt) if isinstance(version, str) else None
+            hint = None
+            if isinstance(version, str) and is_about(finding, doc, "version"):
+                hint = version_hint(version, doc.fmt)
             yield finding if hint is None else replace(finding, hint=hint)
