@@ -236,3 +236,28 @@ def test_impossible_timestamp_keeps_the_general_hint(repo):
     files = {BENCH: VALID[BENCH].replace('last_update = "2026-10-29T12:00:00Z"', 'last_update = "2026-13-29T12:00:00Z"')}
     [f] = _findings(lint(repo(files), "--all"), "PL204", BENCH)
     assert f["hint"].startswith("write it as a quoted string such as")
+
+
+def rename_folder(old):
+    def apply(files, new_name):
+        parent = old.rpartition("/")[0]
+        return {(f"{parent}/{new_name}/" + k[len(old) + 1:] if k.startswith(old + "/") else k): v
+                for k, v in files.items()}
+    return apply
+
+
+CASES += [
+    ("experiment-typo", {LB: VALID[LB].replace("experiment_id: exp-1", "experiment_id: exp-l")}, "PL401", LB,
+     r"did you mean '([^']+)'", replace_text(LB, "exp-l"), None),
+    ("phase-typo", {LB: VALID[LB].replace("phase: test", "phase: tset")}, "PL401", LB,
+     r"did you mean '([^']+)'", replace_text(LB, "tset"), None),
+    ("metric-typo", {LB: VALID[LB].replace("phase: test", "phase: test\n" + " " * 12 + "metric: score_sdt")}, "PL402", LB,
+     r"did you mean '([^']+)'", replace_text(LB, "score_sdt"), None),
+    ("benchmark-typo", {META: VALID[META].replace("benchmark_id: bench-a", "benchmark_id: bench-aa")}, "PL307",
+     META, r"did you mean '([^']+)'", replace_text(META, "bench-aa"), None),
+]
+
+_MOVED = {k.replace(f"{TEST}/", "experiments/lb/exp-1/tset/"): v for k, v in VALID.items() if k.startswith(TEST + "/")}
+_MOVED.update({k: None for k in VALID if k.startswith(TEST + "/")})
+CASES.append(("phase-folder", _MOVED, "PL308", "experiments/lb/exp-1/tset", r"rename the folder to '([^']+)'",
+              rename_folder("experiments/lb/exp-1/tset"), None))

@@ -46,7 +46,9 @@ class AttemptNumbering(Rule):
     missing attempt, a leftover ``attempt-4.yaml`` of a 3-attempt run, or an
     ``attempt-01.yaml`` that no tool reads makes the numbers unverifiable.
     When the summary is missing or its ``n_attempt`` is unusable, only badly
-    named files are reported.
+    named files are reported. When ``score_mean`` is the mean of the attempt
+    files present (to the precision written), the finding says so: then
+    ``n_attempt`` probably counts runs that were never recorded.
     """
 
     code = "PL302"
