@@ -261,3 +261,25 @@ _MOVED = {k.replace(f"{TEST}/", "experiments/lb/exp-1/tset/"): v for k, v in VAL
 _MOVED.update({k: None for k in VALID if k.startswith(TEST + "/")})
 CASES.append(("phase-folder", _MOVED, "PL308", "experiments/lb/exp-1/tset", r"rename the folder to '([^']+)'",
               rename_folder("experiments/lb/exp-1/tset"), None))
+
+
+def _weighted_board():
+    from tests.test_rules_leaderboards import BENCH_B, board, experiment
+    files = {**BENCH_B, **experiment("exp-2"), **board(
+        "  - op: weighted_mean\n"
+        "    args: [{ experiment_id: exp-1, phase: test }, { experiment_id: exp-2, phase: test }]\n")}
+    return files
+
+
+def insert_after(path, line_text):
+    def apply(files, value):
+        lines = files[path].split("\n")
+        i = next(i for i, ln in enumerate(lines) if ln.strip() == line_text)
+        indent = len(lines[i]) - len(lines[i].lstrip()) + (2 if line_text.startswith("- ") else 0)
+        lines.insert(i + 1, " " * indent + value)
+        return {**files, path: "\n".join(lines)}
+    return apply
+
+
+CASES.append(("equal-weights", _weighted_board(), "PL405", LB, r"add (weights: \[[0-9, ]+\])",
+              insert_after(LB, "- op: weighted_mean"), None))

@@ -68,8 +68,9 @@ class BadOperation(LeaderboardRule):
                        "use op: weighted_mean, or remove weights", ("weights",))
             return
         if not node.has_weights:
+            example = f"[{', '.join(['1'] * n)}]" if n and n <= 20 else "[w1, w2, ...]"
             yield ("'weighted_mean' needs 'weights', one per arg",
-                   "add weights: [w1, w2, ...], or use op: mean for equal weights", ())
+                   f"add weights: {example}, one per arg, or use op: mean for equal weights", ())
             return
         ws = node.weights
         if not isinstance(ws, list):
