@@ -139,7 +139,8 @@ def test_pl303_score_std_is_sample_std(repo):
              f"{TEST}/summary.yaml": summary(2, 50.0, 10.0)}  # 10.0 is the population std
     run = lint(repo(files), "--all")
     assert run.at("PL303") == [(f"{TEST}/summary.yaml", 3)]
-    assert "14.1421" in [f["message"] for f in run.findings if f["code"] == "PL303"][0]
+    message = [f["message"] for f in run.findings if f["code"] == "PL303"][0]
+    assert "14.1421" in message and "population standard deviation" in message
 
 
 def test_pl303_passes_within_tolerance(repo):

@@ -262,17 +262,17 @@ def test_pl405_arity_and_weights(repo):
         "  - { op: mean, args: [] }\n"                    # 12: no args
         "  - op: weighted_mean\n"                         # 13: no weights
         "    args: [{ experiment_id: exp-1, phase: test }]\n"
-        "  - op: weighted_mean\n"                         # 15: 1 weight for 2 args
-        "    weights: [1]\n"
+        "  - op: weighted_mean\n"
+        "    weights: [1]\n"                              # 16: 1 weight for 2 args
         "    args: [{ experiment_id: exp-1, phase: test }, { experiment_id: exp-2, phase: test }]\n"
-        "  - op: weighted_mean\n"                         # 18: negative weight
-        "    weights: [2, -1]\n"
+        "  - op: weighted_mean\n"
+        "    weights: [2, -1]\n"                          # 19: the negative weight
         "    args: [{ experiment_id: exp-1, phase: test }, { experiment_id: exp-2, phase: test }]\n"
-        "  - op: weighted_mean\n"                         # 21: zero sum
-        "    weights: [0, 0.0]\n"
+        "  - op: weighted_mean\n"
+        "    weights: [0, 0.0]\n"                         # 22: zero sum
         "    args: [{ experiment_id: exp-1, phase: test }, { experiment_id: exp-2, phase: test }]\n"
-        "  - op: mean\n"                                  # 24: weights on mean
-        "    weights: [1, 1]\n"
+        "  - op: mean\n"
+        "    weights: [1, 1]\n"                           # 25: weights on mean
         "    args: [{ experiment_id: exp-1, phase: test }, { experiment_id: exp-2, phase: test }]\n"
         "  - op: div\n"                                   # 27: nested div with one arg
         "    args:\n"
@@ -282,15 +282,18 @@ def test_pl405_arity_and_weights(repo):
         "  - { op: median, args: [{ experiment_id: exp-1, phase: test }] }\n"  # 32: schema's PL405
     ))
     run = lint(repo(files), "--all")
-    assert run.at("PL405") == [(LB, n) for n in (7, 12, 13, 15, 18, 21, 24, 30, 32)]
+    assert run.at("PL405") == [(LB, n) for n in (7, 12, 13, 16, 19, 22, 25, 30, 32)]
     messages = {f["line"]: f["message"] for f in run.findings if f["code"] == "PL405"}
+    columns = {f["line"]: f["column"] for f in run.findings if f["code"] == "PL405"}
+    # weights, or the weight concerned, not the op
+    assert (columns[16], columns[19], columns[22], columns[25]) == (14, 18, 14, 14)
     assert "exactly 2 args, got 3" in messages[7]
     assert "at least one arg" in messages[12]
     assert "needs 'weights'" in messages[13]
-    assert "1 weight for 2 args" in messages[15]
-    assert "negative" in messages[18]
-    assert "sum to 0" in messages[21]
-    assert "ignores it" in messages[24]
+    assert "1 weight for 2 args" in messages[16]
+    assert "negative" in messages[19]
+    assert "sum to 0" in messages[22]
+    assert "ignores it" in messages[25]
     assert "median" in messages[32]
 
 

@@ -2,6 +2,7 @@
 import re
 
 from penguin_lint.layout import ATTEMPT_RE
+from penguin_lint.numbers import as_float, attempts_mean, is_number, summary_states
 from penguin_lint.rules.base import Rule
 
 # Files that are meant as attempts, whatever their spelling (attempt-01.yaml,
@@ -48,7 +49,9 @@ class AttemptNumbering(Rule):
     missing attempt, a leftover ``attempt-4.yaml`` of a 3-attempt run, or an
     ``attempt-01.yaml`` that no tool reads makes the numbers unverifiable.
     When the summary is missing or its ``n_attempt`` is unusable, only badly
-    named files are reported.
+    named files are reported. When ``score_mean`` is the mean of the attempt
+    files present (to the precision written), the finding says so: then
+    ``n_attempt`` probably counts runs that were never recorded.
     """
 
     code = "PL302"
@@ -85,6 +88,8 @@ class AttemptNumbering(Rule):
 
         # Walk 1..n lazily: n may be huge, and only the first gaps are listed.
         missing_total = n - sum(1 for i in present if i <= n)
+        fewer = self._mean_of_present(ctx, subject.path, doc, sorted(i for i in present if i <= n)) \
+            if missing_total else None
         listed = 0
         i = 0
         while listed < min(missing_total, MAX_MISSING_LISTED):
@@ -92,16 +97,39 @@ class AttemptNumbering(Rule):
             if i in present:
                 continue
             listed += 1
-            yield self.finding(
-                subject, f"attempt-{i}.yaml is missing ({where}, so attempt-1.yaml..attempt-{n}.yaml must exist)",
-                path=f"{subject.path}/attempt-{i}.yaml",
-                hint=f"add attempt-{i}.yaml, or correct n_attempt in summary.yaml")
+            message = f"attempt-{i}.yaml is missing ({where}, so attempt-1.yaml..attempt-{n}.yaml must exist)"
+            hint = f"add attempt-{i}.yaml, or correct n_attempt in summary.yaml"
+            if fewer is not None:
+                message += (f"; score_mean is the mean of the {fewer} attempt file{'s' if fewer != 1 else ''} "
+                            f"present, not of {n}")
+                hint = (f"if {fewer} attempt{'s' if fewer != 1 else ''} ran, set n_attempt: {fewer} "
+                        f"(and score_std to match); otherwise add attempt-{i}.yaml and recompute the summary")
+            yield self.finding(subject, message, path=f"{subject.path}/attempt-{i}.yaml", hint=hint)
         if missing_total > listed:
             yield self.finding(
                 subject, f"{missing_total - listed} more attempt files up to attempt-{n}.yaml are missing "
                          f"(n_attempt is {n})",
                 path=summary_path, pos=pos,
                 hint="set n_attempt to the number of attempts run")
+
+    @staticmethod
+    def _mean_of_present(ctx, phase, doc, numbers):
+        """How many attempt files are present when the summary's score_mean
+        is their mean (the usual slip: n_attempt counts runs that left no
+        file, or a file was not added), else None."""
+        if not numbers:
+            return None
+        scores = []
+        for i in numbers:
+            adoc = ctx.valid_doc(f"{phase}/attempt-{i}.yaml")
+            score = adoc.data.get("score") if adoc is not None else None
+            if not is_number(score) or as_float(score) is None:
+                return None
+            scores.append(as_float(score))
+        mean = attempts_mean(scores)
+        if mean is None or not summary_states(doc, "score_mean", mean):
+            return None
+        return len(scores)
 
     def _badly_named(self, subject, fname):
         m = _NUMBERED.match(fname)

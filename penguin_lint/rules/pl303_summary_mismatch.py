@@ -2,25 +2,13 @@
 import math
 from decimal import Decimal
 
+from penguin_lint.numbers import (MIN_DECIMALS, agrees_rounded, as_float, is_number, is_plain_decimal,
+                                   mean_std, number_text, propose, rounding_applies, states,
+                                   written_decimals)
 from penguin_lint.rules.base import Rule
 from penguin_lint.rules.pl302_attempt_numbering import n_attempt_of
 
-REL_TOL, ABS_TOL = 1e-6, 1e-9
 TOTALS = ("cost", "duration_ms", "token")
-
-
-def _number(v):
-    """A real number, not a bool (YAML's ``true`` is an int to Python)."""
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _as_float(v):
-    """``v`` as a finite float, or None (NaN, infinity, an int beyond float)."""
-    try:
-        f = float(v)
-    except (OverflowError, ValueError):
-        return None
-    return f if math.isfinite(f) else None
 
 
 def _fmt(x):
@@ -35,7 +23,7 @@ def _fmt_pair(a, b):
     """Both numbers at the fewest significant digits (from 6) that tell them apart."""
     if isinstance(a, int) and isinstance(b, int):
         return _fmt(a), _fmt(b)
-    fa, fb = _as_float(a), _as_float(b)
+    fa, fb = as_float(a), as_float(b)
     if fa is None or fb is None:
         return _fmt(a), _fmt(b)
     for p in range(6, 18):
@@ -43,37 +31,6 @@ def _fmt_pair(a, b):
         if sa != sb:
             return sa, sb
     return repr(fa), repr(fb)
-
-
-def _close(have, want):
-    """Whether the summary's ``have`` matches the computed ``want`` (finite);
-    None when ``have`` is NaN or infinite, which PL103 reports."""
-    if isinstance(have, int) and isinstance(want, int):
-        return have == want  # integer totals add up exactly
-    fh = _as_float(have)
-    if fh is None:
-        # An int too large for a float is a real (wrong) number; NaN and
-        # infinity are not numbers to compare.
-        return False if isinstance(have, int) else None
-    fw = _as_float(want)
-    if fw is None:
-        return False  # a sum of integers beyond any float a summary can hold
-    return math.isclose(fh, fw, rel_tol=REL_TOL, abs_tol=ABS_TOL)
-
-
-def _mean_std(scores):
-    """(mean, sample std or None) of finite floats, or None on overflow."""
-    n = len(scores)
-    try:
-        mean = math.fsum(scores) / n
-        std = None
-        if n > 1:
-            std = math.sqrt(math.fsum((x - mean) ** 2 for x in scores) / (n - 1))
-    except (OverflowError, ValueError):
-        return None
-    if not math.isfinite(mean) or (std is not None and not math.isfinite(std)):
-        return None
-    return mean, std
 
 
 class SummaryMismatch(Rule):
@@ -84,14 +41,28 @@ class SummaryMismatch(Rule):
 
     - ``score_mean`` is the mean of the attempts' ``score``;
     - ``score_std`` is their sample standard deviation (n - 1 in the
-      denominator), checked when ``n_attempt`` > 1;
+      denominator), checked when ``n_attempt`` > 1; a ``score_std`` that is
+      the population standard deviation (n in the denominator) is reported
+      as such;
     - the totals ``cost``, ``duration_ms`` and ``token``, where every
       attempt carries them, are the sums over the attempts.
 
-    Scores are compared with a relative tolerance of 1e-6 (absolute 1e-9),
-    so rounding to a few decimals is fine. The check runs only when all
-    ``n_attempt`` attempt files exist, parse and hold a numeric ``score``
-    (PL302 and the schema rules report the rest).
+    "Agree" follows the precision written, as result scripts round
+    (``round(mean, 2)``): a value written with d >= 2 decimals agrees when
+    it is within half a unit of its d-th decimal of the exact value. For
+    attempts scoring 69.5, 70.0 and 68.0 (mean 69.1667, sample standard
+    deviation 1.0408), ``score_mean: 69.17`` and ``score_std: 1.04`` agree,
+    and so does ``score_mean: 69.167``; ``score_mean: 69.18`` does not.
+    Every value also agrees within a relative 1e-6 (absolute 1e-9),
+    whichever is looser, so a full-precision ``69.1666666667`` agrees too.
+    With fewer than 2 decimals (``69.2``, ``70``) or in exponent form
+    (``6.9e1``) only that tolerance applies: write at least 2 decimals.
+    Integer totals (``duration_ms``, ``token``) add up exactly. A hint
+    proposes the value at the precision the summary uses.
+
+    The check runs only when all ``n_attempt`` attempt files exist, parse
+    and hold a numeric ``score`` (PL302 and the schema rules report the
+    rest).
     """
 
     code = "PL303"
@@ -99,9 +70,12 @@ class SummaryMismatch(Rule):
     summary = "`score_mean`, `score_std` or totals disagree with the attempts"
     kinds = ("summary",)
     bad = ("experiments/lb/exp-1/test/summary.yaml",
-           "# attempts score 70.0, 70.0 and 67.5\nn_attempt: 3\nscore_mean: 71.6666666667\nscore_std: 1.44337567297\n")
+           "# attempts score 69.5, 70.0 and 68.0: mean 69.1667, sample std 1.0408\n"
+           "n_attempt: 3\nscore_mean: 69.18   # not 69.1667 rounded to 2 decimals\n"
+           "score_std: 0.85    # the population std (n in the denominator)\n")
     good = ("experiments/lb/exp-1/test/summary.yaml",
-            "# attempts score 70.0, 70.0 and 67.5\nn_attempt: 3\nscore_mean: 69.1666666667\nscore_std: 1.44337567297\n")
+            "# attempts score 69.5, 70.0 and 68.0: mean 69.1667, sample std 1.0408\n"
+            "n_attempt: 3\nscore_mean: 69.17\nscore_std: 1.04\n")
 
     def check(self, subject, ctx):
         n, doc = n_attempt_of(ctx, subject.path)
@@ -114,28 +88,30 @@ class SummaryMismatch(Rule):
         attempts = []
         for i in range(1, n + 1):
             adoc = ctx.valid_doc(f"{phase}/attempt-{i}.yaml")
-            if adoc is None or not _number(adoc.data.get("score")):
+            if adoc is None or not is_number(adoc.data.get("score")):
                 return
             attempts.append(adoc.data)
 
-        scores = [_as_float(a["score"]) for a in attempts]
-        stats = None if any(s is None for s in scores) else _mean_std(scores)
+        scores = [as_float(a["score"]) for a in attempts]
+        stats = None if any(s is None for s in scores) else mean_std(scores)
         if stats is not None:
-            mean, std = stats
+            mean, std, pop = stats
             yield from self._compare(subject, doc, "score_mean", mean,
-                                     lambda want: f"the {n} attempts average {want}")
+                                     f"the {n} attempts average", f"the {n} attempts' mean")
             if std is not None:
-                yield from self._compare(subject, doc, "score_std", std,
-                                         lambda want: f"the sample standard deviation of the {n} attempts' scores is {want}")
+                yield from self._compare(
+                    subject, doc, "score_std", std,
+                    f"the sample standard deviation of the {n} attempts' scores is",
+                    f"the sample standard deviation of the {n} attempts' scores", population=pop)
 
         for key in TOTALS:
             values = [a.get(key) for a in attempts]
-            if not all(_number(v) for v in values):
+            if not all(is_number(v) for v in values):
                 continue
             if all(isinstance(v, int) for v in values):
                 total = sum(values)
             else:
-                floats = [_as_float(v) for v in values]
+                floats = [as_float(v) for v in values]
                 if any(f is None for f in floats):
                     continue
                 try:
@@ -145,24 +121,56 @@ class SummaryMismatch(Rule):
                 if not math.isfinite(total):
                     continue
             yield from self._compare(subject, doc, key, total,
-                                     lambda want, key=key: f"the {n} attempts' {key} add up to {want}")
+                                     f"the {n} attempts' {key} add up to", f"the {n} attempts' total {key}")
 
-    def _compare(self, subject, doc, key, want, explain):
+    def _compare(self, subject, doc, key, want, says, noun, population=None):
+        """A finding when the summary's ``key`` does not state ``want``.
+        ``says`` and ``noun`` name ``want`` in a message ("the 3 attempts
+        average", "the 3 attempts' mean")."""
         have = doc.data.get(key)
-        if not _number(have):
+        if not is_number(have):
             return  # absent or mistyped: the schema rules' business
-        ok = _close(have, want)
+        src = number_text(doc, (key,))
+        decimals = written_decimals(src)
+        ok = states(have, want, decimals)
         if ok is None or ok:
             return
+        pos = doc.value_pos((key,))
         shown_have, shown_want = _fmt_pair(have, want)
-        if isinstance(want, float):
-            hint = f"set {key} to {format(want, '.10g')}, or fix the attempt files"
-        elif want.bit_length() < 200:
-            hint = f"set {key} to {want}, or fix the attempt files"
+        written = src if src and decimals >= MIN_DECIMALS else shown_have
+        if not isinstance(want, float):
+            if want.bit_length() < 200:
+                hint = f"set {key} to {want}, or fix the attempt files"
+            else:
+                hint = f"recompute {key} from the attempt files"
+            yield self.finding(subject, f"{key} is {shown_have} but {says} {shown_want}", pos=pos, hint=hint)
+            return
+        value = propose(want, decimals)
+        fh = as_float(have)  # None for an int beyond any float
+        if population is not None and states(have, population, decimals):
+            yield self.finding(
+                subject,
+                f"{key} {written} is the population standard deviation (n in the denominator); "
+                f"RFC-0005's score_std is {noun}, with n - 1: {shown_want}",
+                pos=pos, hint=f"set {key} to {value} (the sample standard deviation)")
+            return
+        if rounding_applies(want, decimals):
+            message = f"{key} {written} is not {noun} {shown_want} rounded to {decimals} decimals ({value})"
+            hint = f"set {key} to {value}, or fix the attempt files"
+        elif decimals >= MIN_DECIMALS:
+            message = f"{key} is {shown_have} but {says} {shown_want}"
+            hint = f"set {key} to {value}, or fix the attempt files"
+        elif fh is not None and is_plain_decimal(src) and agrees_rounded(fh, want, decimals):
+            # Right, but rounded too far to tell a slip from rounding.
+            places = "a whole number" if decimals == 0 else "1 decimal"
+            message = (f"{key} {src} is {noun} {shown_want} rounded to {places}, too few decimals to compare "
+                       f"(at least {MIN_DECIMALS} are compared to the precision written, fewer within a relative 1e-6)")
+            hint = f"write {key} with at least {MIN_DECIMALS} decimals: {value}"
         else:
-            hint = f"recompute {key} from the attempt files"
-        yield self.finding(subject, f"{key} is {shown_have} but {explain(shown_want)}",
-                           pos=doc.value_pos((key,)), hint=hint)
+            message = f"{key} is {shown_have} but {says} {shown_want}"
+            hint = (f"set {key} to {value} (written with at least {MIN_DECIMALS} decimals, it is compared "
+                    "to the precision written), or fix the attempt files")
+        yield self.finding(subject, message, pos=pos, hint=hint)
 
     def affected_by(self, changed, ctx):
         # The summary of a phase is judged against its attempt files.

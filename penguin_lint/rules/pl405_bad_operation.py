@@ -48,40 +48,46 @@ class BadOperation(LeaderboardRule):
         for node in ex.all_nodes():
             if not isinstance(node, Operation) or node.op not in OPS:
                 continue
-            for message, hint in self._problems(node):
-                yield self.finding(subject, message, pos=ex.pos(node), hint=hint)
+            for message, hint, where in self._problems(node):
+                # Point at what is wrong: `weights`, or the weight concerned.
+                yield self.finding(subject, message, pos=ex.pos(node, *where), hint=hint)
 
     @staticmethod
     def _problems(node):
+        """(message, hint, path below the operation to point at)."""
         op = node.op
         n = len(node.args) if node.args is not None else None  # None: PL101/PL102 report args
         if n is not None:
             if op in ("sub", "div") and n != 2:
-                yield f"'{op}' takes exactly 2 args, got {n}", ARITY_HINT[op]
+                yield f"'{op}' takes exactly 2 args, got {n}", ARITY_HINT[op], ()
             elif op in ("mean", "sum", "weighted_mean") and n == 0:
-                yield f"'{op}' needs at least one arg", "add the expressions to combine, or remove the value"
+                yield f"'{op}' needs at least one arg", "add the expressions to combine, or remove the value", ()
         if op != "weighted_mean":
             if node.has_weights:
                 yield (f"'weights' is given on '{op}', which ignores it",
-                       "use op: weighted_mean, or remove weights")
+                       "use op: weighted_mean, or remove weights", ("weights",))
             return
         if not node.has_weights:
+            example = f"[{', '.join(['1'] * n)}]" if n and n <= 20 else "[w1, w2, ...]"
             yield ("'weighted_mean' needs 'weights', one per arg",
-                   "add weights: [w1, w2, ...], or use op: mean for equal weights")
+                   f"add weights: {example}, one per arg, or use op: mean for equal weights", ())
             return
         ws = node.weights
         if not isinstance(ws, list):
             return  # PL102
         if n is not None and len(ws) != n:
             yield (f"'weighted_mean' has {len(ws)} weight{'s' if len(ws) != 1 else ''} "
-                   f"for {n} arg{'s' if n != 1 else ''}", "give exactly one weight per arg, in the same order")
+                   f"for {n} arg{'s' if n != 1 else ''}", "give exactly one weight per arg, in the same order",
+                   ("weights",))
         values = [number(w) for w in ws]
         negative = [i for i, w in enumerate(values) if w is not None and w < 0]
         for i in negative:
-            yield f"weight {i + 1} of 'weighted_mean' is negative ({ws[i]})", "weights are non-negative"
+            yield (f"weight {i + 1} of 'weighted_mean' is negative ({ws[i]})", "weights are non-negative",
+                   ("weights", i))
         # Not numbers or not finite: PL102/PL103. Otherwise the sum must be positive.
         if values and not negative and all(w is not None for w in values) and n != 0:
             total = sum(values)
             if total == 0:
                 yield ("the weights of 'weighted_mean' sum to 0",
-                       "the result is divided by the sum of the weights: give at least one positive weight")
+                       "the result is divided by the sum of the weights: give at least one positive weight",
+                       ("weights",))

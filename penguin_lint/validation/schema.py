@@ -16,6 +16,7 @@ from typing import Any, Dict, List
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import Document
+from penguin_lint.numbers import yaml11_number_hint
 from penguin_lint.validation.fast import compile_schema
 from penguin_lint.validation.formats import FORMAT_CHECKS, FORMAT_NAMES, make_format_checker
 
@@ -191,8 +192,7 @@ def _convert(err, doc: Document) -> List[Problem]:
             try:
                 float(inst)
                 if imp is not None and imp[0] == "str":
-                    hint = (f"YAML 1.1 reads {imp[1]} as text, not a number; "
-                            "write it with a decimal point (1.0e+3) or in full (1000)")
+                    hint = yaml11_number_hint(imp[1], integer="number" not in expected)
                 else:
                     hint = "write the number without quotes"
             except ValueError:
