@@ -308,9 +308,31 @@ def test_huge_numeric_keywords(tmp_path):
 
 
 def test_lone_surrogate_key_against_patterns(tmp_path):
-    schema = {"type": "object", "patternProperties": {"^x": {"type": "number"}},
-              "propertyNames": {"pattern": "^[a-z\\ud800-\\udfff]+$"}}
+    # a lone surrogate in a key, in a pattern's text and as a \u escape (found by the fuzzer)
+    schema = {"type": "object", "patternProperties": {"^x": {"type": "number"}, "\ud800": {}},
+              "propertyNames": {"pattern": "^[a-z\\ud800-\\udfff\udc00]+$"}}
     text = '{"rows": [{"metadata": {}, "status": "display", "metrics": {"\\ud800": 1, "xy": "s"}}]}\n'
     root = write(tmp_path, definition(metrics_schema=schema, accessor="metrics.xy"), raw_rows=text)
     run = measured(root)
     assert any("'metrics.xy' must be a number" in f["message"] for f in run.of("PL605"))
+    assert run.of("PL603") == []
+
+
+# -- the fuzz campaign's Harbor inputs, a few of them -------------------------------------------
+
+@pytest.mark.parametrize("seed", range(12))
+def test_fuzzed_harbor_definitions(tmp_path, seed):
+    import random
+
+    from tests import fuzz, fuzz_harbor
+
+    rng = random.Random(seed)
+    tree, args, _ = fuzz_harbor.make_input(rng, fuzz.OUTPUT_FORMATS)
+    assert any(p.startswith("leaderboard/leaderboard.") for p in tree)
+    root = tmp_path / "repo"
+    fuzz.write_tree(root, tree)
+    for fmt in ("json", "text"):
+        outcome = fuzz.run_cli(root, ["--format", fmt, *[str(root / a) if a != "--all" else a for a in args]],
+                               hard_limit=60)
+        # a shared machine is slow: the campaign itself holds the 2 s bound
+        assert fuzz.judge(root, tree, fmt, outcome, cpu_limit=10.0) == []

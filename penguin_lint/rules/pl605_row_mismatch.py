@@ -1,8 +1,8 @@
 """PL605 row-mismatch: a row's metadata or metrics fail the definition's schemas."""
 
 from penguin_lint.rules._harbor import (
-    ROWS_STEPS, SECTIONS, BudgetExceeded, compiled, definition_for, is_definition_path, iter_row_errors,
-    rows_files_beside,
+    SECTIONS, BudgetExceeded, compiled, definition_for, is_definition_path, iter_row_errors, rows_files_beside,
+    rows_steps,
 )
 from penguin_lint.rules.base import Rule
 from penguin_lint.validation.schema import _convert
@@ -57,7 +57,7 @@ class RowMismatch(Rule):
         sections = compiled(ctx, def_path)
         if not sections:
             return
-        left = ROWS_STEPS  # for all rows of the file together
+        allowed = left = rows_steps(rows)  # for all rows of the file together
         for i, row in enumerate(rows):
             if not isinstance(row, dict):
                 continue
@@ -76,7 +76,7 @@ class RowMismatch(Rule):
                 except BudgetExceeded:
                     yield self.finding(
                         subject, f"row {i + 1}: checking stopped: the rows of this file took more than "
-                                 f"{ROWS_STEPS:,} schema steps against {key} of {def_path}",
+                                 f"{allowed:,} schema steps against {key} of {def_path}",
                         pos=doc.value_pos(("rows", i, section)),
                         hint="the schema multiplies its work with the row's size or depth "
                              "(recursive $refs under anyOf/oneOf); later rows are not checked")

@@ -20,7 +20,8 @@ RE2's syntax differ, the pattern is rewritten to keep ECMA-262's meaning:
 
 ``\\d``, ``\\w`` and ``\\b`` are ASCII in both; ``$`` is the end of the value
 (no trailing newline slips through, unlike Python's ``re``). Repeat counts are
-at most 1000, as RE2 allows. Lone surrogates in a value are matched as U+FFFD.
+at most 1000, as RE2 allows. Lone surrogates (in a pattern or a value) are
+read as U+FFFD.
 """
 from __future__ import annotations
 
@@ -158,7 +159,7 @@ def _compile(pattern: str):
     if len(pattern) > MAX_PATTERN_LENGTH:
         return PatternError(f"it is {len(pattern):,} characters long (at most {MAX_PATTERN_LENGTH:,})")
     try:
-        translated = translate(pattern)
+        translated = translate(_without_surrogates(pattern))
     except PatternError as e:
         return e
     options = re2.Options()
