@@ -336,3 +336,31 @@ def test_fuzzed_harbor_definitions(tmp_path, seed):
                                hard_limit=60)
         # a shared machine is slow: the campaign itself holds the 2 s bound
         assert fuzz.judge(root, tree, fmt, outcome, cpu_limit=10.0) == []
+
+
+def test_huge_enum_and_many_rows(tmp_path):
+    # 100,000 allowed names, 500 rows: each value is looked up, not compared
+    # with every name, and a failure does not print the whole list
+    names = [f"model-{i}" for i in range(100_000)]
+    schema = {"type": "object", "properties": {"accuracy": {"type": "number"}, "model": {"enum": names},
+                                               "pair": {"const": {"a": [1, 2]}}}}
+    metrics = [{"accuracy": 1, "model": f"model-{i * 7}", "pair": {"a": [1, 2.0]}} for i in range(499)]
+    metrics.append({"accuracy": 1, "model": "model-x", "pair": {"a": [2, 1]}})
+    root = write(tmp_path, definition(metrics_schema=schema), rows(*metrics))
+    run = measured(root)
+    found = run.of("PL605")
+    assert sorted(f["message"].split(":")[1].split("'")[1] for f in found) == ["metrics.model", "metrics.pair"]
+    [model] = [f for f in found if "metrics.model" in f["message"]]
+    assert model["message"].startswith("row 500: 'metrics.model' must be one of model-0, model-1, ")
+    assert "… (100,000 in all), not 'model-x'" in model["message"] and len(model["message"]) < 400
+
+
+def test_required_list_counts_toward_the_cost(tmp_path):
+    # 40 schemas applied to each value, each requiring 2,000 names
+    required = [f"k{i}" for i in range(2000)]
+    node = lambda ref: {"allOf": [{"$ref": ref}], "required": required}  # noqa: E731
+    schema = {"$defs": {f"d{i}": node(f"#/$defs/d{i + 1}") for i in range(40)}, "$ref": "#/$defs/d0"}
+    schema["$defs"]["d40"] = {"type": "object"}
+    root = write(tmp_path, definition(metadata_schema=schema), rows({"accuracy": 1}))
+    [f] = measured(root).of("PL604")
+    assert "more than 50,000 schema keywords" in f["message"]

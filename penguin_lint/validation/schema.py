@@ -207,7 +207,10 @@ def _convert(err, doc: Document) -> List[Problem]:
     if msg:
         message = f"'{where}' {msg}: {show(inst)}"
     elif kind == "enum":
-        message = f"'{where}' must be one of {', '.join(map(str, err.validator_value))}, not {show(inst)}"
+        options = list(err.validator_value)
+        listed = ", ".join(str(o)[:40] for o in options[:10]) + (
+            f", … ({len(options):,} in all)" if len(options) > 10 else "")
+        message = f"'{where}' must be one of {listed}, not {show(inst)}"
     elif kind == "const":
         message = f"'{where}' must be {show(err.validator_value)}, not {show(inst)}"
     elif kind == "pattern":

@@ -3,11 +3,11 @@
 A schema is a graph: ``$ref`` points back into it, so 26 ``$defs`` that each
 ``anyOf`` two references to the next are 1 KB of text and 2**26 schemas to
 apply to one value. Before any row is checked, the schema is measured as it
-would be applied: every keyword counts once, references are followed (and
-expanded, as a validator expands them), ``unevaluatedProperties`` /
-``unevaluatedItems`` count their schema's in-place part twice (a validator
-walks it again to learn what was evaluated). Over ``MAX_COST`` the schema is
-refused with the reason.
+would be applied: every keyword counts once (``required`` once per name),
+references are followed (and expanded, as a validator expands them),
+``unevaluatedProperties`` / ``unevaluatedItems`` count their schema's
+in-place part twice (a validator walks it again to learn what was
+evaluated). Over ``MAX_COST`` the schema is refused with the reason.
 
 A reference back to a schema that encloses it costs one step when a keyword
 that descends into the value (``properties``, ``items``, ...) lies between:
@@ -33,6 +33,8 @@ DESCEND_ONE = ("additionalItems", "contains", "additionalProperties", "propertyN
 DESCEND_MAP = ("properties", "patternProperties")
 REFERENCES = ("$ref", "$dynamicRef", "$recursiveRef")
 _UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
+# Keywords a validator walks in full each time it applies them.
+_SIZED = ("required", "dependentRequired", "dependencies", "type")
 
 
 class TooCostly(Exception):
@@ -93,6 +95,9 @@ def measure(schema, resolver, resolve: Callable[[Any, str], Optional[Tuple[Any, 
         on_path[key] = descents
         res = enter(res, node)
         total = max(1, len(node))
+        for keyword in _SIZED:
+            if isinstance(node.get(keyword), (list, dict)):
+                total += len(node[keyword])
         for _, sub, down in subschemas(node):
             total += cost(sub, res, depth + 1, descents + down)
             if total > MAX_COST:

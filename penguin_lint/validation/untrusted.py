@@ -6,7 +6,8 @@ be turned against the run replaced:
 
 - ``pattern``, ``patternProperties``, ``additionalProperties`` and
   ``unevaluatedProperties`` match with RE2 (``patterns.py``), in linear time;
-- ``uniqueItems`` compares canonical forms by hash, not every pair;
+- ``uniqueItems``, ``enum`` and ``const`` compare canonical forms by hash,
+  not every pair (and word their errors without the whole value);
 - ``multipleOf`` divides exactly: a 400-digit integer against ``0.5`` does
   not overflow a float, and ``0.07`` is a multiple of ``0.01`` (the decimals
   as written, not their binary approximations);
@@ -20,7 +21,7 @@ from fractions import Fraction
 from typing import Any, Dict
 
 from penguin_lint.validation import patterns
-from penguin_lint.validation.canonical import first_repeat
+from penguin_lint.validation.canonical import canonical, first_repeat
 
 
 class BudgetExceeded(Exception):
@@ -37,8 +38,8 @@ class StepBudget:
     def start(self, limit: int = 0) -> None:
         self.left = limit or self.limit
 
-    def spend(self) -> None:
-        self.left -= 1
+    def spend(self, steps: int = 1) -> None:
+        self.left -= steps
         if self.left < 0:
             raise BudgetExceeded(self.limit)
 
@@ -58,14 +59,20 @@ def _error(message: str):
     return ValidationError(message)
 
 
+# Keywords whose work grows with the value spend a step for so much of it:
+# RE2 scans some 4 KB, or a set takes some 8 items, in the time jsonschema
+# applies one keyword.
 def pattern(validator, patrn, instance, schema):
-    if validator.is_type(instance, "string") and not patterns.search(patrn, instance):
-        yield _error(f"does not match {patrn!r}")
+    if validator.is_type(instance, "string"):
+        validator.BUDGET.spend(len(instance) >> 12)
+        if not patterns.search(patrn, instance):
+            yield _error(f"does not match {patrn!r}")
 
 
 def pattern_properties(validator, pattern_props, instance, schema):
     if not validator.is_type(instance, "object"):
         return
+    validator.BUDGET.spend((len(instance) * len(pattern_props)) >> 3)
     for patrn, subschema in pattern_props.items():
         for k, v in instance.items():
             if patterns.search(patrn, k):
@@ -83,6 +90,7 @@ def _additional(instance, schema):
 def additional_properties(validator, aP, instance, schema):
     if not validator.is_type(instance, "object"):
         return
+    validator.BUDGET.spend((len(instance) * (1 + len(schema.get("patternProperties", ())))) >> 3)
     extras = list(_additional(instance, schema))
     if validator.is_type(aP, "object"):
         for extra in extras:
@@ -115,6 +123,7 @@ def _evaluated_keys(validator, instance, schema) -> set:
             keys |= {k for k, v in instance.items() if next(validator.descend(v, sub, path=k), None) is None}
     pats = schema.get("patternProperties")
     if isinstance(pats, dict):
+        budget.spend((len(instance) * len(pats)) >> 3)
         keys |= {k for k in instance if patterns.search_any(pats, k)}
     deps = schema.get("dependentSchemas")
     if isinstance(deps, dict):
@@ -147,9 +156,36 @@ def unevaluated_properties(validator, uP, instance, schema):
 
 def unique_items(validator, uI, instance, schema):
     if uI and validator.is_type(instance, "array"):
+        validator.BUDGET.spend(len(instance) >> 3)
         repeat = first_repeat(instance)
         if repeat is not None:
             yield _error(f"item {repeat[1] + 1} repeats item {repeat[0] + 1}")
+
+
+def _forms(validator, schema, keyword: str, values) -> frozenset:
+    """The canonical forms of an enum's (or const's) values, once per schema
+    (kept with the schema, so that its id is not reused while cached)."""
+    cache = validator.ENUM_FORMS
+    key = (id(schema), keyword)
+    if key not in cache:
+        cache[key] = (schema, frozenset(canonical(v) for v in values))
+    return cache[key][1]
+
+
+def enum(validator, enums, instance, schema):
+    if not isinstance(enums, list):
+        return
+    if isinstance(instance, (list, dict)):
+        validator.BUDGET.spend(len(instance) >> 3)
+    if canonical(instance) not in _forms(validator, schema, "enum", enums):
+        yield _error("is not one of the allowed values")
+
+
+def const(validator, value, instance, schema):
+    if isinstance(instance, (list, dict)):
+        validator.BUDGET.spend(len(instance) >> 3)
+    if canonical(instance) not in _forms(validator, schema, "const", [value]):
+        yield _error("is not the constant value")
 
 
 def multiple_of(validator, dB, instance, schema):
@@ -169,6 +205,8 @@ OVERRIDES = {
     "additionalProperties": additional_properties,
     "unevaluatedProperties": unevaluated_properties,
     "uniqueItems": unique_items,
+    "enum": enum,
+    "const": const,
     "multipleOf": multiple_of,
     "divisibleBy": multiple_of,
 }
@@ -191,4 +229,5 @@ def validator_class(base, budget: StepBudget):
         keywords[name] = _counted(OVERRIDES.get(name, fn), budget)
     cls = jsonschema.validators.extend(base, keywords)
     cls.BUDGET = budget
+    cls.ENUM_FORMS = {}  # id(enum list) -> (the list, kept alive; its canonical forms)
     return cls
