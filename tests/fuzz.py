@@ -42,6 +42,7 @@ PROJECT = Path(__file__).resolve().parents[1]
 if str(PROJECT) not in sys.path:  # pragma: no cover - run as a script
     sys.path.insert(0, str(PROJECT))
 
+from tests import fuzz_harbor  # noqa: E402
 from tests.fswatch import FsWatch as _FsWatch  # noqa: E402
 from penguin_lint.cli import main as cli_main  # noqa: E402
 from penguin_lint.reporters import FORMATS  # noqa: E402
@@ -432,6 +433,8 @@ def _judge_finding(root: Path, f: dict) -> List[str]:
 
 def make_input(rng: random.Random) -> Tuple[Tree, List[str], str]:
     """(tree, command-line arguments, output format) for one input."""
+    if rng.random() < fuzz_harbor.SHARE:  # Harbor row schemas a pull request wrote
+        return fuzz_harbor.make_input(rng, OUTPUT_FORMATS)
     tree = mutated_repository(rng) if rng.random() < 0.7 else random_tree(rng)
     fmt = "json" if rng.random() < 0.6 else rng.choice(OUTPUT_FORMATS)
     if rng.random() < 0.8:

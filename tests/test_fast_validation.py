@@ -73,3 +73,23 @@ def test_fast_check_accepts_every_clean_example_file():
             assert fast_check_for(schema)(doc.data) and validator_for(schema).is_valid(doc.data), path
             seen += 1
     assert seen >= 10
+
+
+def test_unique_items_by_canonical_forms_agrees_with_jsonschema():
+    import time
+
+    from jsonschema import Draft202012Validator
+
+    from penguin_lint.validation.fast import compile_schema
+
+    schema = {"type": "array", "uniqueItems": True}
+    fast = compile_schema(schema, lambda p, s: True, {})
+    full = Draft202012Validator(schema)
+    cases = [[1, True], [0, False], [1, 1.0], [{"a": 1, "b": 2}, {"b": 2, "a": 1.0}], [[1, 2], [2, 1]],
+             [None, 0, "", False, [], {}], [[{"x": [1]}], [{"x": [1.0]}]], ["a", "b", "a"], []]
+    for items in cases:
+        assert fast(items) == full.is_valid(items), items
+    many = [{"run": i, "tags": ["x", i]} for i in range(20_000)]
+    start = time.process_time()
+    assert fast(many) and not fast(many + [{"tags": ["x", 5.0], "run": 5}])
+    assert time.process_time() - start < 2  # pairwise: 2 * 10**8 comparisons

@@ -17,8 +17,19 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 # jsonschema and referencing are imported where a Harbor file is checked, so
 # that runs without Harbor files never load them.
 
+from penguin_lint.validation import patterns, schema_cost
 from penguin_lint.validation.formats import make_format_checker
 from penguin_lint.validation.schema import dotted, show
+from penguin_lint.validation.schema_cost import subschemas
+from penguin_lint.validation.untrusted import BudgetExceeded, StepBudget, validator_class
+
+# Keyword steps (jsonschema applies some 100,000 a second): for PL604's
+# probes of a schema, and for all the rows of one rows file (PL605), which
+# get a base and more for each value they hold; beyond them the check stops
+# with a finding.
+PROBE_STEPS = 20_000
+ROWS_STEPS = 100_000
+STEPS_PER_VALUE = 4
 
 DEFINITION_KIND = "harbor_leaderboard"
 ROWS_KIND = "harbor_rows"
@@ -82,14 +93,10 @@ def schema_properties(schema) -> Optional[Tuple[Dict[str, Any], List[str]]]:
     return props, patterns
 
 
-def matches_pattern(name: str, patterns: List[str]) -> bool:
-    for p in patterns:
-        try:
-            if re.search(p, name):
-                return True
-        except re.error:
-            continue  # an invalid pattern is PL604's finding
-    return False
+def matches_pattern(name: str, pattern_list: List[str]) -> bool:
+    """Whether a property name matches one of the patterns, with RE2 (an
+    invalid pattern matches nothing: it is PL604's finding)."""
+    return patterns.search_any(pattern_list, name)
 
 
 # -- which files belong together ----------------------------------------------
@@ -216,13 +223,24 @@ def _compile(key: str, schema) -> Section:
     out.problems.extend(_reference_problems(key, schema, spec))
     if out.problems:
         return out
+    out.problems.extend(_cost_problems(key, schema, spec))
+    if out.problems:
+        return out
     # An explicit, empty registry: jsonschema's default one fetches http(s)
     # references from the network; with this one a validator knows the
     # published meta-schemas and nothing else.
-    validator = cls(schema, registry=referencing.Registry(), format_checker=make_format_checker())
+    budget = StepBudget(PROBE_STEPS)
+    validator = validator_class(cls, budget)(schema, registry=referencing.Registry(),
+                                             format_checker=make_format_checker())
+    budget.start()  # one budget for all the probes
     for probe in ({}, [], "", 0, None):
         try:
             validator.is_valid(probe)
+        except BudgetExceeded:
+            out.problems.append(SchemaProblem(
+                (), f"'{key}' is refused: checking empty values against it takes more than "
+                    f"{PROBE_STEPS:,} steps"))
+            return out
         except RecursionError:
             out.problems.append(SchemaProblem(
                 (), f"'{key}' refers to itself without end",
@@ -238,9 +256,14 @@ def _compile(key: str, schema) -> Section:
 
 def _meta_problems(key: str, schema: dict, cls) -> List[SchemaProblem]:
     import referencing.exceptions
+    from jsonschema import FormatChecker
     from jsonschema.exceptions import best_match
 
-    meta = cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
+    # The meta-schema's "regex" format would compile the pull request's
+    # patterns with Python's re; _pattern_problems judges them with RE2.
+    formats = FormatChecker(formats=())
+    formats.checkers = {k: v for k, v in cls.FORMAT_CHECKER.checkers.items() if k != "regex"}
+    meta = cls(cls.META_SCHEMA, format_checker=formats)
     out = []
     try:
         errors = list(meta.iter_errors(schema))
@@ -311,97 +334,85 @@ def _reference_problems(key: str, schema: dict, spec) -> List[SchemaProblem]:
     return out
 
 
-def iter_row_errors(validator, instance):
+def rows_steps(rows: list) -> int:
+    """The steps the rows of a file may take: linear in what they hold."""
+    count, stack = 0, [rows]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return ROWS_STEPS + STEPS_PER_VALUE * count
+
+
+def iter_row_errors(validator, instance, budget: Optional[int] = None):
     """The validation errors of one row section; raises what the validator
-    raises (RecursionError, Unresolvable) for the caller to report."""
+    raises (RecursionError, Unresolvable, BudgetExceeded) for the caller to
+    report. ``budget``: the keyword steps this check may take."""
+    if budget is not None:
+        validator.BUDGET.start(budget)
     return sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
 
 
 def _pattern_problems(key: str, schema) -> List[SchemaProblem]:
-    """Patterns come from the pull request and run on Python's backtracking
-    regex engine: one with a repeat inside a repeat (``(a+)+``) can take
-    hours on a short row value, so it is refused before any row is checked."""
+    """Patterns come from the pull request: each must compile for RE2, the
+    linear-time engine rows are matched with, before any row is checked."""
     out: List[SchemaProblem] = []
 
     def check(pattern, path):
         if not isinstance(pattern, str):
             return
-        try:
-            nested = _nested_repeat(pattern)
-        except (re.error, RecursionError, OverflowError) as e:
-            out.append(SchemaProblem(path, f"'{key}.{dotted(path)}' is not a valid regular expression: {show(str(e))}"))
-            return
-        if nested:
-            out.append(SchemaProblem(
-                path, f"'{key}.{dotted(path)}' nests a repeat inside a repeat: {show(pattern)}",
-                "such patterns can take exponential time on a short value; "
-                "rewrite it without nested quantifiers, e.g. ^a+$ instead of ^(a+)+$"))
+        problem = patterns.check(pattern)
+        if problem is not None:
+            out.append(SchemaProblem(path, f"'{key}.{dotted(path)}' cannot be used: {problem}: {show(pattern)}",
+                                     problem.hint))
 
     def walk(node, path, depth):
-        if depth > 64:
+        if depth > 64 or not isinstance(node, dict):
             return
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if k == "pattern":
-                    check(v, path + (k,))
-                elif k == "patternProperties" and isinstance(v, dict):
-                    for name in v:
-                        check(name, path + (k, name))
-                if isinstance(v, (dict, list)):
-                    walk(v, path + (k,), depth + 1)
-        elif isinstance(node, list):
-            for i, v in enumerate(node):
-                walk(v, path + (i,), depth + 1)
+        check(node.get("pattern"), path + ("pattern",))
+        if isinstance(node.get("patternProperties"), dict):
+            for name in node["patternProperties"]:
+                check(name, path + ("patternProperties", name))
+        for sub_path, sub, _ in subschemas(node):
+            walk(sub, path + sub_path, depth + 1)
+        for defs in ("$defs", "definitions"):
+            if isinstance(node.get(defs), dict):
+                for name, sub in node[defs].items():
+                    walk(sub, path + (defs, name), depth + 1)
 
     walk(schema, (), 0)
     return out
 
 
-def _nested_repeat(pattern: str) -> bool:
-    """Whether an unbounded repeat's body is itself nothing but a variable
-    repeat (``(a+)+``, ``(\\d{1,3})*``, ``(?:x|y*)*``): the shape whose
-    matches a backtracking engine tries in exponentially many ways. A body
-    with something fixed after the inner repeat (``([a-z]+-)*``) is fine."""
+def _cost_problems(key: str, schema, spec) -> List[SchemaProblem]:
+    """A schema whose references fan out (or loop) is refused by what it
+    would cost, measured before any row is checked."""
+    import referencing.exceptions
+    from jsonschema_specifications import REGISTRY as _META_SCHEMAS
+
+    def resolve(resolver, ref):
+        try:
+            resolved = resolver.lookup(ref)
+        except (referencing.exceptions.Unresolvable, TypeError, ValueError):
+            return None
+        return resolved.contents, resolved.resolver
+
+    def enter(resolver, node):
+        if isinstance(node.get("$id"), str):
+            try:
+                return resolver.in_subresource(spec.create_resource(node))
+            except (TypeError, ValueError, referencing.exceptions.Unresolvable):
+                return resolver
+        return resolver
+
+    root = spec.create_resource(schema)
     try:
-        from re import _constants as c, _parser as sre_parse
-    except ImportError:  # Python < 3.11
-        import sre_constants as c
-        import sre_parse
-
-    repeats = (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT))
-
-    def variable_repeat(items) -> bool:
-        items = list(items)
-        while len(items) == 1 and items[0][0] is c.SUBPATTERN:
-            items = list(items[0][1][3])
-        if len(items) != 1:
-            return False
-        op, av = items[0]
-        if op in repeats:
-            return av[0] != av[1]
-        if op is c.BRANCH:
-            return any(variable_repeat(alt) for alt in av[1])
-        return False
-
-    def children(op, av):
-        if op in repeats:
-            return [av[2]]
-        if op is c.SUBPATTERN:
-            return [av[3]]
-        if op is c.BRANCH:
-            return list(av[1])
-        if op in (c.ASSERT, c.ASSERT_NOT):
-            return [av[1]]
-        if op is getattr(c, "ATOMIC_GROUP", None):
-            return [av]
-        return []
-
-    def nested(items) -> bool:
-        for op, av in items:
-            if op in repeats and av[1] == c.MAXREPEAT and variable_repeat(av[2]):
-                return True
-            if any(nested(sub) for sub in children(op, av)):
-                return True
-        return False
-
-    return nested(sre_parse.parse(pattern))
+        schema_cost.measure(schema, _META_SCHEMAS.resolver_with_root(root), resolve, enter)
+    except schema_cost.TooCostly as e:
+        return [SchemaProblem((), f"'{key}' is refused: {e}",
+                              "define each sub-schema once and refer to it from one place; "
+                              "a row schema rarely needs more than a few hundred keywords")]
+    return []

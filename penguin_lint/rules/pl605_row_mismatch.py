@@ -1,7 +1,8 @@
 """PL605 row-mismatch: a row's metadata or metrics fail the definition's schemas."""
 
 from penguin_lint.rules._harbor import (
-    SECTIONS, compiled, definition_for, is_definition_path, iter_row_errors, rows_files_beside,
+    SECTIONS, BudgetExceeded, compiled, definition_for, is_definition_path, iter_row_errors, rows_files_beside,
+    rows_steps,
 )
 from penguin_lint.rules.base import Rule
 from penguin_lint.validation.schema import _convert
@@ -56,9 +57,12 @@ class RowMismatch(Rule):
         sections = compiled(ctx, def_path)
         if not sections:
             return
+        allowed = left = rows_steps(rows)  # for all rows of the file together
         for i, row in enumerate(rows):
             if not isinstance(row, dict):
                 continue
+            if left <= 0:
+                break
             view = None
             for section, key in SECTIONS:
                 validator = sections[section].validator
@@ -67,7 +71,17 @@ class RowMismatch(Rule):
                     continue  # an unusable schema is PL604's; a non-object value the rows schema's
                 view = view or _RowView(doc, i)
                 try:
-                    errors = iter_row_errors(validator, value)
+                    errors = iter_row_errors(validator, value, budget=left)
+                    left = validator.BUDGET.left
+                except BudgetExceeded:
+                    yield self.finding(
+                        subject, f"row {i + 1}: checking stopped: the rows of this file took more than "
+                                 f"{allowed:,} schema steps against {key} of {def_path}",
+                        pos=doc.value_pos(("rows", i, section)),
+                        hint="the schema multiplies its work with the row's size or depth "
+                             "(recursive $refs under anyOf/oneOf); later rows are not checked")
+                    left = 0
+                    break
                 except (RecursionError, _unresolvable()) as e:
                     reason = "it refers to itself without end" if isinstance(e, RecursionError) else str(e)
                     yield self.finding(subject, f"row {i + 1}: cannot be checked against {key} of {def_path}: {reason}",

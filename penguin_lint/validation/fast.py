@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional
 
+from penguin_lint.validation.canonical import first_repeat
+
 Check = Callable[[Any], bool]
 
 # Keywords that never change a verdict.
@@ -153,15 +155,8 @@ def compile_schema(root: dict, pattern_ok: Callable[[str, str], bool],
                     checks.append(lambda x, typ=typ, n=n: not isinstance(x, typ) or len(x) <= n)
             elif key == "uniqueItems":
                 if val:
-                    def _unique(x):
-                        if not isinstance(x, list):
-                            return True
-                        for i, a in enumerate(x):
-                            for b in x[i + 1:]:
-                                if _same(a, b):
-                                    return False
-                        return True
-                    checks.append(_unique)
+                    # canonical forms by hash: comparing every pair is quadratic
+                    checks.append(lambda x: not isinstance(x, list) or first_repeat(x) is None)
             elif key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
                 op = {
                     "minimum": lambda x, v: x >= v, "maximum": lambda x, v: x <= v,

@@ -17,6 +17,7 @@ from typing import Any, Dict, List
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import Document
 from penguin_lint.numbers import yaml11_number_hint
+from penguin_lint.validation import patterns
 from penguin_lint.validation.fast import compile_schema
 from penguin_lint.validation.formats import FORMAT_CHECKS, FORMAT_NAMES, make_format_checker
 
@@ -157,12 +158,14 @@ def _convert(err, doc: Document) -> List[Problem]:
         if not isinstance(inst, dict):
             return []
         props = schema.get("properties", {})
-        patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+        # the project's schemas have none; a Harbor row schema's come from the
+        # pull request, so they are matched with RE2
+        pats = [p for p in schema.get("patternProperties", {}) if isinstance(p, str)]
         # A format that forbids unknown keys (Harbor's) marks the node with x-rule.
         code = schema.get("x-rule", "PL104")
         out = []
         for key in inst:
-            if key in props or any(p.search(key) for p in patterns):
+            if key in props or (pats and patterns.search_any(pats, key)):
                 continue
             close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7)
             hint = f"did you mean '{close[0]}'?" if close else None
@@ -204,7 +207,10 @@ def _convert(err, doc: Document) -> List[Problem]:
     if msg:
         message = f"'{where}' {msg}: {show(inst)}"
     elif kind == "enum":
-        message = f"'{where}' must be one of {', '.join(map(str, err.validator_value))}, not {show(inst)}"
+        options = list(err.validator_value)
+        listed = ", ".join(str(o)[:40] for o in options[:10]) + (
+            f", … ({len(options):,} in all)" if len(options) > 10 else "")
+        message = f"'{where}' must be one of {listed}, not {show(inst)}"
     elif kind == "const":
         message = f"'{where}' must be {show(err.validator_value)}, not {show(inst)}"
     elif kind == "pattern":
@@ -220,10 +226,17 @@ def _convert(err, doc: Document) -> List[Problem]:
         word = "at least" if kind.startswith("min") else "at most"
         message = f"'{where}' must have {word} {err.validator_value} {what}"
     elif kind == "uniqueItems":
-        message = f"'{where}' has repeated items"
+        detail = err.message if err.message.startswith("item ") else ""
+        message = f"'{where}' has repeated items" + (f": {detail}" if detail else "")
+    elif kind == "multipleOf":
+        message = f"'{where}' must be a multiple of {err.validator_value}, not {show(inst)}"
     else:
         message = f"'{where}': {err.message}"
     pos = doc.value_pos(path)
+    if "propertyNames" in err.schema_path and isinstance(inst, str):
+        # propertyNames judges the keys: the finding sits on the key
+        pos = doc.key_pos(path + (inst,))
+        message = message.replace(f"'{where}'", f"'{where}' key", 1)
     return [Problem(code, message, pos, schema.get("x-hint"))]
 
 
