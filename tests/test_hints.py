@@ -283,3 +283,26 @@ def insert_after(path, line_text):
 
 CASES.append(("equal-weights", _weighted_board(), "PL405", LB, r"add (weights: \[[0-9, ]+\])",
               insert_after(LB, "- op: weighted_mean"), None))
+
+
+@pytest.mark.parametrize("value", [
+    "1.0.0-\u00b2", "1.2.3.\u00b2", "v\u00b2", "\u0663.1.2", "1.2.3-\u0661", "9" * 59, "v" + "9" * 5000,
+    "1." * 30, "2026.10.09::error::x", "", " ", "\x00", "1.2.3\n4",
+])
+def test_version_hints_survive_odd_values(value):
+    from penguin_lint.rules.pl203_invalid_version import SEMVER, version_hint
+    hint = version_hint(value, "toml")
+    if hint is not None and 'version = "' in hint:
+        assert SEMVER.match(hint.rsplit('version = "', 1)[1].rstrip('"'))
+    assert hint is None or ("::" not in hint and "\n" not in hint)
+
+
+@pytest.mark.parametrize("value", [
+    "\u0662\u0660\u0662\u0666-10-29", "2026-10-29 12:00:00 +9999", "2026-02-30", "2026-10-29T24:00", "x" * 5000, "",
+])
+def test_timestamp_hints_survive_odd_values(value):
+    from penguin_lint.rules.pl204_invalid_timestamp import timestamp_hint
+    from penguin_lint.validation.formats import is_date_time
+    hint = timestamp_hint(value, "toml", native=False)
+    if hint is not None:
+        assert is_date_time(hint.split('last_update = "', 1)[1].split('"', 1)[0])

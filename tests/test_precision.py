@@ -1,11 +1,11 @@
 """Numbers as submissions write them: summaries rounded by result scripts,
 the population standard deviation, and hints whose proposed values are right
 (each proposal is written back into the file and the finding must go)."""
-import re
-
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from penguin_lint.numbers import (agrees, propose, written_decimals, yaml11_number_spellings)
+from penguin_lint.numbers import agrees, mean_std, propose, written_decimals, yaml11_number_spellings
 from tests.conftest import lint
 
 TEST = "experiments/lb/exp-1/test"
@@ -268,3 +268,30 @@ def test_hostile_decimals_are_bounded(repo):
     assert time.monotonic() - start < 10
     [f] = pl303(run)  # the std (0.8444..., population-like) is wrong; the long mean agrees
     assert f["line"] == 3 and len(f["message"]) < 300 and len(f["hint"]) < 300
+
+
+# -- properties of the precision rule ----------------------------------------------
+
+_SCORES = st.lists(st.floats(min_value=0, max_value=100, allow_nan=False).map(lambda x: round(x, 2)),
+                   min_size=2, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_SCORES, st.integers(min_value=2, max_value=6))
+def test_any_rounding_of_the_exact_value_agrees(scores, d):
+    mean, std, _ = mean_std(scores)
+    for want in (mean, std):
+        # what round() writes, what a half-up formatter writes, and the proposal
+        for text in (repr(round(want, d)), format(want, f".{d}f"), propose(want, d)):
+            assert agrees(float(text), want, d), (text, want)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_SCORES, st.integers(min_value=2, max_value=6), st.sampled_from([-1, 1]))
+def test_one_unit_off_in_the_last_decimal_is_a_mismatch(scores, d, sign):
+    mean, _, _ = mean_std(scores)
+    off = float(format(mean, f".{d}f")) + sign * 10.0 ** -d
+    # An exact tie (0.515 to 2 decimals) is half a unit from both neighbours: either agrees.
+    assume(abs(abs(off - mean) - 0.5 * 10.0 ** -d) > 1e-9)
+    expected = abs(off - mean) > max(1e-6 * abs(mean), 1e-9)  # unless the tolerance is looser
+    assert agrees(off, mean, d) is not expected

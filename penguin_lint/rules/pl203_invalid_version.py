@@ -15,6 +15,12 @@ SEMVER = re.compile(
 _DATE = re.compile(r"(?:19|20)\d\d(?:[.\-_/]?)(?:0[1-9]|1[0-2])(?:[.\-_/]?)(?:0[1-9]|[12]\d|3[01])(?:[^0-9][0-9A-Za-z.+\-]*)?\Z")
 _CORE = re.compile(r"([0-9]+)(?:\.([0-9]+))?(?:\.([0-9]+))?((?:[-+].*)?)\Z", re.S)
 _LONGEST = 60  # a longer value is not a version anyone mistyped
+_ASCII_DIGITS = re.compile(r"[0-9]+\Z")
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits only (str.isdigit takes '²', which int() refuses)."""
+    return _ASCII_DIGITS.match(text) is not None
 
 
 def _unpad(part: str) -> str:
@@ -26,7 +32,7 @@ def _prerelease(rest: str) -> str:
     if not rest.startswith("-"):
         return rest
     body, plus, build = rest[1:].partition("+")
-    ids = [str(int(i)) if i.isdigit() else i for i in body.split(".")]
+    ids = [str(int(i)) if _digits(i) else i for i in body.split(".")]
     return "-" + ".".join(ids) + plus + build
 
 
@@ -39,7 +45,7 @@ def repair(version: str) -> Tuple[Optional[str], List[str]]:
     if text != text.strip():
         fixes.append("remove the spaces")
         text = text.strip()
-    if text[:1] in ("v", "V") and text[1:2].isdigit():
+    if text[:1] in ("v", "V") and _digits(text[1:2]):
         fixes.append(f"drop the '{text[0]}' prefix")
         text = text[1:]
     m = _CORE.match(text)
@@ -74,7 +80,7 @@ def version_hint(version: str, fmt: str) -> Optional[str]:
     fixed, fixes = repair(version)
     if fixed is None:
         parts = bare.split(".")
-        if len(parts) > 3 and all(p.isdigit() for p in parts):
+        if len(parts) > 3 and all(_digits(p) for p in parts):
             return ("SemVer has three numbers, MAJOR.MINOR.PATCH: put the rest in a pre-release "
                     f"or build suffix, e.g. {_assign(fmt, '.'.join(str(int(p)) for p in parts[:3]) + '+' + '.'.join(parts[3:]))}")
         return None

@@ -11,7 +11,7 @@ from penguin_lint.validation.formats import is_date_time
 _LOOSE = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})"
     r"(?:([T ])(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?"
-    r" ?(Z|UTC|[+-]\d{2}:?\d{2})?\Z", re.I)
+    r" ?(Z|UTC|[+-]\d{2}:?\d{2})?\Z", re.I | re.ASCII)
 
 
 def timestamp_hint(value: str, fmt: str, native: bool) -> Optional[str]:
