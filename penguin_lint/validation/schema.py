@@ -16,6 +16,7 @@ from typing import Any, Dict, List
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import Document
+from penguin_lint.loaders.toml_loader import split_lines
 from penguin_lint.validation.fast import compile_schema
 from penguin_lint.validation.formats import FORMAT_CHECKS, FORMAT_NAMES, make_format_checker
 
@@ -234,7 +235,7 @@ def _source_text(doc: Document, path) -> str:
     pos = doc.value_pos(path)
     if pos.end_line != pos.line or pos.end_column is None:
         return ""
-    lines = doc.text.splitlines()
+    lines = split_lines(doc.text)  # LF only, as the positions count
     if not 0 < pos.line <= len(lines):
         return ""
     src = lines[pos.line - 1][pos.column - 1:pos.end_column - 1].strip()
