@@ -113,6 +113,8 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         if not any(k.startswith(code) for k in known):
             raise fail(f"unknown rule code or prefix '{code}' (see `penguin-lint rules`)")
     rules = enabled_rules(config, select_codes or None, ignore_codes)
+    if not rules:  # not a silent pass: nothing would be checked
+        raise fail("--select and --ignore leave no rule enabled")
     repo = Repository(root, config)
 
     rel_paths = []

@@ -359,7 +359,7 @@ def run_cli(root: Path, args: List[str], hard_limit: Optional[int] = HARD_LIMIT)
     return Outcome(code, out.getvalue(), err.getvalue(), error, cpu, wall, watch.outside())
 
 
-_LINE_BREAKS = re.compile(r"\r\n|\r|\n|\x85|\u2028|\u2029")
+_CONFIG_ERROR = re.compile(r"penguin-lint: error: \.penguin-lint\.toml(?::(\d+):(\d+))?: ")
 
 
 def judge(root: Path, tree: Tree, fmt: str, outcome: Outcome, cpu_limit: float = CPU_LIMIT) -> List[str]:
@@ -367,10 +367,15 @@ def judge(root: Path, tree: Tree, fmt: str, outcome: Outcome, cpu_limit: float =
     problems = []
     if outcome.error:
         return [f"exception: {outcome.error.strip().splitlines()[-1]}\n{outcome.error}"]
-    if outcome.code == 2 and outcome.stderr.startswith("penguin-lint: error: .penguin-lint.toml: "):
-        # A broken configuration file is a usage error: one clear line, exit 2.
+    config_error = _CONFIG_ERROR.match(outcome.stderr) if outcome.code == 2 else None
+    if config_error:
+        # A broken configuration file is a usage error: one clear line, exit 2,
+        # naming a place inside the file.
         if outcome.stderr.count("\n") != 1 or not outcome.stderr[:-1].isprintable():
             problems.append(f"configuration error is not one printable line: {outcome.stderr[:300]!r}")
+        if config_error.group(1):
+            problems.extend(_judge_position(root / ".penguin-lint.toml", ".penguin-lint.toml",
+                                            int(config_error.group(1)), int(config_error.group(2))))
     elif outcome.code not in (0, 1):
         problems.append(f"exit {outcome.code}: {outcome.stderr.strip()[:500]}")
     elif outcome.stderr and not (
@@ -421,11 +426,33 @@ def _judge_finding(root: Path, f: dict) -> List[str]:
         if not isinstance(line, int) or line < 1:
             out.append(f"bad line {line!r} in {path}")
         else:
-            p = root / path
-            if p.is_file() and not p.is_symlink():
-                text = p.read_bytes().decode("utf-8", "replace")
-                if line > len(_LINE_BREAKS.split(text)) + 1:
-                    out.append(f"line {line} is past the end of {path}")
+            out.extend(_judge_position(root / path, path, line, f.get("column"), f.get("end_line"),
+                                       f.get("end_column")))
+    return out
+
+
+def _judge_position(file: Path, path: str, line: int, column=None, end_line=None, end_column=None) -> List[str]:
+    """A position must be inside its file, with lines ended by LF only (as git,
+    GitHub and editors count them) and columns in code points."""
+    if not file.is_file() or file.is_symlink():
+        return []
+    raw = file.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None  # columns of text that is not UTF-8 are not judged
+    lines = (raw.decode("utf-8", "replace") if text is None else text).lstrip("\ufeff").split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()  # a final newline ends the last line, it starts none
+    out = []
+    for name, ln, col in (("", line, column), ("end ", end_line, end_column)):
+        if ln is None:
+            continue
+        if not isinstance(ln, int) or not 1 <= ln <= len(lines):
+            out.append(f"{name}line {ln} is outside {path} ({len(lines)} lines)")
+            continue
+        if text is not None and col is not None and not (isinstance(col, int) and 1 <= col <= len(lines[ln - 1]) + 1):
+            out.append(f"{name}column {col} is outside line {ln} of {path}")
     return out
 
 
