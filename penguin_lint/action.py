@@ -111,7 +111,8 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
     from penguin_lint.findings import Finding
     from penguin_lint.rules import all_rules
 
-    result = Result([Finding(**f) for f in doc["findings"]], doc["summary"]["files"])
+    result = Result([Finding(**f) for f in doc["findings"]], doc["summary"]["files"],
+                    omitted=doc["summary"].get("omitted", 0))
     rules = {r.code: r for r in all_rules()}
     github_reporter.report(result, sys.stdout, rules=rules)
     sys.stdout.flush()

@@ -14,6 +14,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.config import Config, matches_any
 from penguin_lint.context import Context
+from penguin_lint.finding_cap import cap_findings
 from penguin_lint.findings import ERROR, Finding
 from penguin_lint.repo import Repository
 from penguin_lint.rules import all_rules
@@ -33,6 +34,8 @@ class Result:
     #: deleted); None for --all. Reporters use it to order what a reviewer
     #: sees first (findings in touched files before dependents).
     touched: Optional[frozenset] = None
+    #: findings folded into "N more" findings (finding_cap.py)
+    omitted: int = 0
 
     @property
     def errors(self) -> int:
@@ -299,7 +302,8 @@ class Engine:
             seen.add(key)
             out.append(f)
         out.sort(key=Finding.sort_key)
-        return Result(out, files, self.repo.loads)
+        out, omitted = cap_findings(out)
+        return Result(out, files, self.repo.loads, omitted=omitted)
 
 
 # -- parallel --all ------------------------------------------------------------

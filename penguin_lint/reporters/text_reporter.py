@@ -27,4 +27,6 @@ def report(result, stream, color: bool = False, **_):
         parts = []
         parts.append(f"{e} error{'s' if e != 1 else ''}")
         parts.append(f"{w} warning{'s' if w != 1 else ''}")
-        stream.write(f"Found {', '.join(parts)} ({files}).\n")
+        omitted = getattr(result, "omitted", 0)
+        more = f"; {omitted:,} more not listed one by one" if omitted else ""
+        stream.write(f"Found {', '.join(parts)} ({files}{more}).\n")
