@@ -386,6 +386,11 @@ def _syntax_problem(e, text: str, lines: LineIndex, opener) -> Problem:
         what, close = ("flow mapping", "}") if text[opener] == "{" else ("flow sequence", "]")
         msg = f"the {what} opened at line {lines.pos(opener)[0]} is never closed"
         hint = f"close it with '{close}'"
+    elif context in ("while parsing a flow mapping", "while parsing a flow sequence") and e.context_mark is not None:
+        # not at the end: a missing comma, or a collection left open above
+        what, close = ("flow mapping", "}") if "mapping" in context else ("flow sequence", "]")
+        msg = f"{problem} in the {what} opened at line {lines.pos(e.context_mark.index)[0]}"
+        hint = f"close it with '{close}', or separate its entries with ','"
     else:
         msg = f"{context}: {problem}" if context else problem
     if text[offset:offset + 1] == "\t" or "tab" in problem:
