@@ -140,9 +140,10 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     try:
         if all_:
             result = engine.run_all(jobs=jobs)
-            if not any(repo.is_dir(top) for top in repo.walk_roots() if top):
+            roots = repo.walk_roots()
+            if "" not in roots and not any(repo.is_dir(top) for top in roots):  # "": a [kinds] glob like "**"
                 # Not a silent pass: say that there was nothing to lint.
-                say(f"penguin-lint: warning: no {', '.join(r + '/' for r in repo.walk_roots() if r)} "
+                say(f"penguin-lint: warning: no {', '.join(r + '/' for r in roots)} "
                     f"folder under {root}: nothing to lint (is --root right?)")
         elif rel_paths and not diff_base:
             from penguin_lint.gitscope import in_work_tree

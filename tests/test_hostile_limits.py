@@ -224,3 +224,10 @@ def test_capped_loader_problems_are_not_counted_twice(repo):
     # the 500 unknown keys (PL104) are folded here; the anchors were by the loader
     assert len([f for f in run.findings if f["code"] == "PL104"]) == 101
     assert run._inner.json["summary"]["omitted"] == 400
+
+
+def test_nul_byte_column_counts_characters(repo):
+    text = "n_attempt: 2\u2028score_mean: 50.0\u2028score_std: 0.\x000\n"
+    run = hostile(repo({SUMMARY: text.encode()}))
+    [f] = [f for f in run.findings if f["code"] == "PL005"]
+    assert (f["line"], f["column"]) == (1, text.index("\x00") + 1)

@@ -76,3 +76,9 @@ def test_lone_surrogate_through_the_action(repo, tmp_path, capfd):
     assert any("\ud800" in r["message"]["text"] for r in sarif["runs"][0]["results"])
     assert re.search(r"^::warning file=extra/attempt\.json,line=2,.*\\ud800", captured.out, re.M)
     assert "sarif=" in out.read_text() and "errors=" in out.read_text()
+
+
+def test_a_kinds_glob_over_the_whole_repository_is_something_to_lint(repo):
+    root = repo({".penguin-lint.toml": '[kinds]\n"**" = "benchmark_config"\n'})
+    run = lint(root, "--all")
+    assert "nothing to lint" not in run.stderr and run.stderr == ""
