@@ -84,7 +84,7 @@ def _set_outputs(env: Dict[str, str], values: Dict[str, str]) -> None:
 
 
 def main(env: Optional[Dict[str, str]] = None) -> int:
-    from penguin_lint.reporters import github_reporter, sarif_reporter
+    from penguin_lint.reporters import github_reporter, safe_line, sarif_reporter
 
     env = dict(os.environ if env is None else env)
     cwd = env.get("PENGUIN_LINT_PATH", "").strip() or "."
@@ -94,7 +94,9 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
         proc = subprocess.run(command(env, json_out), cwd=cwd, env=env, stderr=subprocess.PIPE,
                               stdin=subprocess.DEVNULL)
         err = proc.stderr.decode("utf-8", "replace")
-        sys.stderr.write(err)
+        for line in err.splitlines():
+            # into the job's log: no line may start a workflow command
+            sys.stderr.write(safe_line(line) + "\n")
         if proc.returncode not in (0, 1):
             lines = [ln for ln in err.splitlines() if ln.strip()]
             msg = lines[-1] if lines else f"penguin-lint exited with status {proc.returncode}"
@@ -109,7 +111,8 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
     from penguin_lint.findings import Finding
     from penguin_lint.rules import all_rules
 
-    result = Result([Finding(**f) for f in doc["findings"]], doc["summary"]["files"])
+    result = Result([Finding(**f) for f in doc["findings"]], doc["summary"]["files"],
+                    omitted=doc["summary"].get("omitted", 0))
     rules = {r.code: r for r in all_rules()}
     github_reporter.report(result, sys.stdout, rules=rules)
     sys.stdout.flush()

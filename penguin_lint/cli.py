@@ -15,6 +15,7 @@ from typing import List, Optional
 import click
 
 from penguin_lint import __version__
+from penguin_lint.console import say, show
 
 EXIT_OK, EXIT_FINDINGS, EXIT_FAILURE = 0, 1, 2
 
@@ -48,11 +49,9 @@ def find_root(start: Path) -> Path:
 
 
 def fail(message: str) -> "click.exceptions.Exit":
-    from penguin_lint.reporters import sanitize
-
     # Messages quote configuration and file names from the pull request:
-    # escaped, they cannot drive a terminal or forge a CI log line.
-    click.echo(f"penguin-lint: error: {sanitize(message)}", err=True)
+    # say() escapes them, so they cannot drive a terminal or forge a CI log line.
+    say(f"penguin-lint: error: {message}")
     return click.exceptions.Exit(EXIT_FAILURE)
 
 
@@ -135,6 +134,8 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     except GitError as e:
         raise fail(str(e))
     rules = enabled_rules(config, select_codes or None, ignore_codes)
+    if not rules:  # not a silent pass: nothing would be checked
+        raise fail("--select and --ignore leave no rule enabled")
     repo = Repository(root, config)
 
     rel_paths = []
@@ -314,13 +315,13 @@ def rules_cmd(code, fmt):
             rule = get_rule(code)
         except KeyError:
             raise fail(f"unknown rule '{code}' (see `penguin-lint rules`)")
-        click.echo(explain(rule))
+        show(explain(rule))
         return
     rules = all_rules()
     if fmt == "json":
-        click.echo(rules_json(rules))
+        show(rules_json(rules))
     else:
-        click.echo(rules_table(rules, markdown=fmt == "markdown"))
+        show(rules_table(rules, markdown=fmt == "markdown"))
 
 
 def main(argv: Optional[List[str]] = None) -> None:
@@ -332,7 +333,7 @@ def main(argv: Optional[List[str]] = None) -> None:
         command.main(args=args, prog_name="penguin-lint" + (" rules" if command is rules_cmd else ""),
                      standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover
-        click.echo("penguin-lint: interrupted", err=True)
+        say("penguin-lint: interrupted")
         sys.exit(EXIT_FAILURE)
     finally:
         gc.enable()  # lint() turns it off for the run; callers in-process get it back

@@ -20,11 +20,14 @@
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
+
+from penguin_lint.findings import Position
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -83,7 +86,8 @@ def _expand_braces(pattern: str) -> List[str]:
     for alt in pattern[i + 1:j].split(","):
         out.extend(_expand_braces(pattern[:i] + alt + pattern[j + 1:]))
         if len(out) > _MAX_ALTERNATIVES:
-            raise ConfigError(f"{CONFIG_FILE}: glob '{pattern}' has more than {_MAX_ALTERNATIVES} alternatives")
+            shown = pattern if len(pattern) <= 60 else pattern[:57] + "..."
+            raise ConfigError(f"{CONFIG_FILE}: glob '{shown}' has more than {_MAX_ALTERNATIVES} alternatives")
     return out
 
 
@@ -118,85 +122,168 @@ def _match_segments(segs, names) -> bool:
     return n in states
 
 
-def _codes(value, key: str) -> List[str]:
+# The configuration is input from the pull request too: it is read with the
+# guards data files have (size, nesting, dotted-key parts, number size), and
+# every problem in it is one line naming its line and column.
+MAX_CONFIG_SIZE = 256 * 1024
+# max-file-size can raise PL004's limit this far and no further: past it a
+# single file's text alone would outweigh everything else a run holds.
+MAX_SIZE_LIMIT = 64 * 1024 * 1024
+
+
+class _Located:
+    """Builds ConfigErrors that say where in the file the problem is."""
+
+    def __init__(self, doc):
+        self.doc = doc
+
+    def error(self, path, message: str, key: bool = False) -> ConfigError:
+        pos = self.doc.key_pos(path) if key else self.doc.value_pos(path)
+        return ConfigError(f"{CONFIG_FILE}:{pos.line}:{pos.column}: {message}")
+
+
+def _codes(value, path, where: _Located, known_codes) -> List[str]:
+    setting = ".".join(f'"{p}"' if "." in p or "*" in p or "/" in p else p for p in path)
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{CONFIG_FILE}: '{key}' must be a list of rule codes or prefixes")
-    return [v.strip().upper() for v in value]
+        raise where.error(path, f"'{setting}' must be a list of rule codes or prefixes, such as [\"PL1\", \"PL203\"]")
+    out = []
+    for i, v in enumerate(value):
+        code = v.strip().upper()
+        if not code:
+            raise where.error(path, f"'{setting}' holds an empty rule code (it would match every rule)")
+        if not any(k.startswith(code) for k in known_codes):
+            raise where.error(path, f"unknown rule code or prefix '{v}' in '{setting}' (see `penguin-lint rules`)")
+        out.append(code)
+    return out
 
 
 def parse_size(value) -> int:
     if isinstance(value, bool):
         raise ConfigError(f"{CONFIG_FILE}: 'max-file-size' must be a size such as 5242880 or \"5MiB\"")
+    size = None
     if isinstance(value, int) and value > 0:
-        return value
-    if isinstance(value, str):
+        size = value
+    elif isinstance(value, str):
         m = _SIZE.match(value)
-        if m:
-            return int(m.group(1)) * _UNITS[(m.group(2) or "b").lower()]
-    raise ConfigError(f"{CONFIG_FILE}: 'max-file-size' must be a size such as 5242880 or \"5MiB\"")
+        if m and len(m.group(1)) <= 20:
+            size = int(m.group(1)) * _UNITS[(m.group(2) or "b").lower()]
+    if not size:
+        raise ConfigError(f"{CONFIG_FILE}: 'max-file-size' must be a size such as 5242880 or \"5MiB\"")
+    if size > MAX_SIZE_LIMIT:
+        raise ConfigError(f"{CONFIG_FILE}: 'max-file-size' is at most {MAX_SIZE_LIMIT // (1024 * 1024)}MiB")
+    return size
 
 
-def load_config(root: Path, known_kinds) -> Config:
+def load_config(root: Path, known_kinds, known_codes=None) -> Config:
     """The working tree's configuration (defaults when there is none)."""
     path = root / CONFIG_FILE
     if not path.is_file() or path.is_symlink():
         return Config()
     try:
-        raw = path.read_bytes()
+        # never more than one byte past the limit, and never through a link
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        try:
+            raw = os.read(fd, MAX_CONFIG_SIZE + 1)
+        finally:
+            os.close(fd)
     except OSError as e:
-        raise ConfigError(f"{CONFIG_FILE}: cannot be read: {e}") from None
-    return parse_config(raw, known_kinds)
+        raise ConfigError(f"{CONFIG_FILE}: cannot be read: {e.strerror}") from None
+    return parse_config(raw, known_kinds, known_codes=known_codes)
 
 
-def parse_config(raw: bytes, known_kinds) -> Config:
+def parse_config(raw: bytes, known_kinds, known_codes=None) -> Config:
     """A configuration from the bytes of a ``.penguin-lint.toml`` (from the
-    working tree or from a git tree: the caller decides which)."""
+    working tree or from a git tree: the caller decides which).
+
+    ``known_codes`` are the rule codes that ``select``, ``ignore`` and
+    ``per-file-ignores`` may name (default: every registered rule). Any
+    problem raises ConfigError with one line naming the place.
+    """
+    from penguin_lint.loaders import load_bytes
+
+    if known_codes is None:
+        from penguin_lint.rules import all_rules
+
+        known_codes = [r.code for r in all_rules()]
+    known_codes = list(known_codes)
+    if len(raw) > MAX_CONFIG_SIZE:
+        raise ConfigError(f"{CONFIG_FILE}: over {MAX_CONFIG_SIZE // 1024} KiB, too large for a configuration file")
+    doc = load_bytes(raw, CONFIG_FILE, ".toml")
+    if doc.problems or not doc.parsed:
+        first = min(doc.problems, key=lambda p: (p.pos.line, p.pos.column) if p.pos else (0, 0))
+        pos = first.pos or Position(1, 1)
+        message = first.message[len("TOML does not parse: "):] if first.message.startswith("TOML does not parse: ") \
+            else first.message
+        raise ConfigError(f"{CONFIG_FILE}:{pos.line}:{pos.column}: {message}")
+    data = doc.data
+    where = _Located(doc)
     cfg = Config()
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{CONFIG_FILE}: cannot be read: {e}") from None
     known = {"select", "ignore", "per-file-ignores", "max-file-size", "base-branch", "layout", "kinds"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ConfigError(f"{CONFIG_FILE}: unknown setting '{unknown[0]}' (known: {', '.join(sorted(known))})")
+    for key in data:
+        if key not in known:
+            raise where.error((key,), f"unknown setting '{key}' (known: {', '.join(sorted(known))})", key=True)
     if "select" in data:
-        cfg.select = _codes(data["select"], "select")
+        cfg.select = _codes(data["select"], ("select",), where, known_codes)
     if "ignore" in data:
-        cfg.ignore = _codes(data["ignore"], "ignore")
+        cfg.ignore = _codes(data["ignore"], ("ignore",), where, known_codes)
+    if not [c for c in known_codes if matches_any(c, cfg.select) and not matches_any(c, cfg.ignore)]:
+        path = ("select",) if "select" in data else ("ignore",)
+        raise where.error(path, "'select' and 'ignore' leave no rule enabled")
     pfi = data.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
-        raise ConfigError(f"{CONFIG_FILE}: 'per-file-ignores' must be a table of glob = [codes]")
-    cfg.per_file_ignores = [(k, _codes(v, f"per-file-ignores.{k}")) for k, v in pfi.items()]
-    for glob in pfi:
-        _compile_glob(glob)
+        raise where.error(("per-file-ignores",), "'per-file-ignores' must be a table of glob = [codes]")
+    for glob, codes in pfi.items():
+        cfg.per_file_ignores.append((glob, _codes(codes, ("per-file-ignores", glob), where, known_codes)))
+        _checked_glob(glob, ("per-file-ignores", glob), where)
     if "max-file-size" in data:
-        cfg.size_limit = parse_size(data["max-file-size"])
+        try:
+            cfg.size_limit = parse_size(data["max-file-size"])
+        except ConfigError as e:
+            raise where.error(("max-file-size",), str(e)[len(CONFIG_FILE) + 2:]) from None
     if "base-branch" in data:
-        if not isinstance(data["base-branch"], str):
-            raise ConfigError(f"{CONFIG_FILE}: 'base-branch' must be a string")
-        cfg.base_branch = data["base-branch"]
+        branch = data["base-branch"]
+        if not isinstance(branch, str) or not branch.strip() or branch.startswith("-") \
+                or any(not c.isprintable() or c.isspace() for c in branch):
+            raise where.error(("base-branch",), "'base-branch' must be a branch name such as \"main\"")
+        cfg.base_branch = branch
     layout = data.get("layout", {})
     if not isinstance(layout, dict):
-        raise ConfigError(f"{CONFIG_FILE}: 'layout' must be a table")
+        raise where.error(("layout",), "'layout' must be a table of folder = \"path\"")
     for key, value in layout.items():
         if key not in cfg.layout:
-            raise ConfigError(f"{CONFIG_FILE}: unknown layout folder '{key}' (known: {', '.join(cfg.layout)})")
-        if not isinstance(value, str) or not value or value.startswith("/") or ".." in value.split("/"):
-            raise ConfigError(f"{CONFIG_FILE}: layout.{key} must be a relative folder inside the repository")
+            raise where.error(("layout", key), f"unknown layout folder '{key}' (known: {', '.join(cfg.layout)})",
+                              key=True)
+        if not isinstance(value, str) or not value.strip("/") or value.startswith("/") \
+                or ".." in value.split("/") or "\\" in value:
+            raise where.error(("layout", key), f"layout.{key} must be a relative folder inside the repository")
         cfg.layout[key] = value.strip("/")
     kinds = data.get("kinds", {})
     if not isinstance(kinds, dict):
-        raise ConfigError(f"{CONFIG_FILE}: 'kinds' must be a table of glob = kind")
+        raise where.error(("kinds",), "'kinds' must be a table of glob = kind")
     for glob, kind in kinds.items():
-        if kind not in known_kinds:
-            raise ConfigError(f"{CONFIG_FILE}: kinds.\"{glob}\": unknown kind '{kind}' "
-                              f"(known: {', '.join(sorted(known_kinds))})")
-        _compile_glob(glob)
+        if not isinstance(kind, str) or kind not in known_kinds:
+            what = f"unknown kind '{kind}'" if isinstance(kind, str) else \
+                f"a kind is a name, not {'an' if _toml_type(kind)[0] in 'aei' else 'a'} {_toml_type(kind)}"
+            raise where.error(("kinds", glob), f"kinds.\"{glob}\": {what} "
+                                               f"(known: {', '.join(sorted(known_kinds))})")
+        _checked_glob(glob, ("kinds", glob), where)
         cfg.kinds.append((glob.strip("/"), kind))
     return cfg
+
+
+def _checked_glob(glob: str, path, where: _Located) -> None:
+    if not glob.strip("/"):
+        raise where.error(path, "an empty glob matches nothing", key=True)
+    try:
+        _compile_glob(glob)
+    except ConfigError as e:
+        raise where.error(path, str(e)[len(CONFIG_FILE) + 2:], key=True) from None
+
+
+def _toml_type(value) -> str:
+    return {bool: "boolean", int: "integer", float: "float", list: "array", dict: "table"}.get(type(value), "value")
 
 
 def matches_any(code: str, prefixes) -> bool:

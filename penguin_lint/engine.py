@@ -14,6 +14,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.context import Context
+from penguin_lint.finding_cap import cap_findings
 from penguin_lint.findings import ERROR, Finding
 from penguin_lint.repo import Repository
 from penguin_lint.rules import all_rules
@@ -41,6 +42,8 @@ class Result:
     base_loads: int = 0
     #: a pull-request run that found no change at all
     no_changes: bool = False
+    #: findings folded into "N more" findings (finding_cap.py)
+    omitted: int = 0
 
     @property
     def errors(self) -> int:
@@ -335,7 +338,8 @@ class Engine:
             seen.add(key)
             out.append(f)
         out.sort(key=Finding.sort_key)
-        return Result(out, files, self.repo.loads)
+        out, omitted = cap_findings(out)
+        return Result(out, files, self.repo.loads, omitted=omitted)
 
 
 def _unit_of(path: str) -> str:

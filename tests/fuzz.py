@@ -245,6 +245,122 @@ _MUTATIONS = [_flip, _insert_bytes, _insert_token, _insert_token, _insert_token,
               _garbage]
 
 
+# -- scalars: numbers that overflow, strings with exotic line breaks ------------------------
+
+# Characters libyaml (and str.splitlines) take for line breaks, which git,
+# GitHub and editors do not: positions after them must not shift.
+EXOTIC_BREAKS = ["\u2028", "\u2029", "\x85", "\r", "\x0c", "\x0b", "\x1c"]
+
+
+def hostile_scalar(rng: random.Random) -> bytes:
+    """A YAML/TOML/JSON scalar that is hard to read as a number or a position."""
+    choice = rng.randrange(9)
+    if choice == 0:  # base-60, as YAML 1.1 reads 1:30 (int) and 1:30.5 (float)
+        groups = rng.choice([2, 170, 174, 200, 2000])
+        return (rng.choice(["", "-", "+"]) + "1" + ":59" * groups + rng.choice(["", ".5", "."])).encode()
+    if choice == 1:
+        return f"{rng.choice(['', '-'])}1.{rng.choice(['0', '5'])}e{rng.choice(['+', '-', ''])}{rng.choice([308, 309, 400, 99999, 10 ** 12])}".encode()
+    if choice == 2:
+        return rng.choice(["9", "0x" + "f", "0b1", "0o7", "1_0"]).encode() * rng.choice([10, 400, 5000])
+    if choice == 3:
+        return ("!!float " + rng.choice(["1" + ":00" * 200 + ".5", "1e400", ".nan", "x", ""])).encode()
+    if choice == 4:
+        return ("!!int " + rng.choice(["1" + ":00" * 2000, "0x" + "f" * 5000, "1e3", ""])).encode()
+    if choice == 5:
+        quote = rng.choice(['"', "'"])
+        brk = rng.choice(EXOTIC_BREAKS)
+        return (quote + "a" + brk + "b" + brk * rng.randint(1, 3) + "c" + quote).encode()
+    if choice == 6:
+        return ("1.5" + rng.choice(EXOTIC_BREAKS) + "2").encode()
+    if choice == 7:
+        return rng.choice(["-.inf", ".NaN", "1e999", "-0.0", "1__0", "0.", "."]).encode()
+    return b"[" + b", ".join(hostile_scalar(rng) for _ in range(rng.randint(1, 3))) + b"]"
+
+
+def _scalar(data, rng):
+    """Replace a value (after ': ' or ' = ') with a hostile scalar."""
+    spots = list(re.finditer(rb"(?<=: )[^\n]*|(?<= = )[^\n]*", data))
+    if not spots:
+        return _insert_token(data, rng)
+    m = rng.choice(spots)
+    return data[:m.start()] + hostile_scalar(rng) + data[m.end():]
+
+
+def _exotic_break(data, rng):
+    """An exotic line break inside a quoted string, or anywhere."""
+    brk = rng.choice(EXOTIC_BREAKS).encode()
+    quotes = [m.start() + 1 for m in re.finditer(rb"[\"']", data)]
+    i = rng.choice(quotes) if quotes and rng.random() < 0.7 else _pos(data, rng)
+    return data[:i] + brk + data[i:]
+
+
+_MUTATIONS += [_scalar, _scalar, _exotic_break]
+
+
+# -- .penguin-lint.toml ------------------------------------------------------------------
+
+def _toml_value(rng: random.Random) -> str:
+    choice = rng.randrange(10)
+    if choice == 0:
+        return json.dumps(rng.choice(sorted(CODES)))
+    if choice == 1:
+        return json.dumps(rng.choice(["PL", "PL1", "pl2", "PL9", "PL999", "", "X", "PL00", "*"]))
+    if choice == 2:
+        return "[" + ", ".join(_toml_value(rng) for _ in range(rng.randint(0, 4))) + "]"
+    if choice == 3:
+        depth = rng.choice([2, 65, 1000])
+        return "[" * depth + "]" * depth
+    if choice == 4:
+        return rng.choice(["9" * 5000, "0x" + "f" * 40, "-1", "0", "5242880", "1e400", "inf", "true"])
+    if choice == 5:
+        return json.dumps(rng.choice(["5MiB", "100GiB", "1 KB", "x", "9" * 50 + "MiB", "main", "-x"]))
+    if choice == 6:
+        return "{" + "a = {" * rng.choice([1, 70]) + "}" * rng.choice([1, 70]) + "}"
+    if choice == 7:
+        return json.dumps(rng.choice(["packages", "../x", "/abs", "a\n::error::x", "x" * 300, "a/b", ""]))
+    if choice == 8:
+        return json.dumps(rng.choice(sorted(_KINDS)) if _KINDS else "summary")
+    return json.dumps("".join(rng.choice(TOKENS) for _ in range(rng.randint(0, 3))))
+
+
+def _toml_glob(rng: random.Random) -> str:
+    return json.dumps(rng.choice([
+        "experiments/**", "packages/*/task_config.toml", "**", "", "/", "{a,b}/*.yaml",
+        "{" + ",".join("abc" for _ in range(70)) + "}", "*" * 40 + "z", "[", "x/**/**/y",
+        "leaderboard/*.json", "a" + ".a" * 100]))
+
+
+def random_config(rng: random.Random) -> bytes:
+    """A .penguin-lint.toml of settings, valid or not, with hostile values."""
+    lines = []
+    for key in rng.sample(["select", "ignore", "max-file-size", "base-branch", "bogus"], rng.randint(0, 4)):
+        lines.append(f"{key} = {_toml_value(rng)}")
+    if rng.random() < 0.3:
+        lines.append(".".join(["k"] * rng.choice([2, 64, 65, 50_000])) + " = 1")
+    for table in rng.sample(["per-file-ignores", "layout", "kinds"], rng.randint(0, 3)):
+        lines.append(f"[{table}]")
+        for _ in range(rng.randint(0, 3)):
+            if table == "layout":
+                name = rng.choice(["packages", "data", "leaderboards", "experiments", "bogus"])
+                lines.append(f"{name} = {_toml_value(rng)}")
+            else:
+                lines.append(f"{_toml_glob(rng)} = {_toml_value(rng)}")
+    text = "\n".join(lines) + rng.choice(["\n", "", "\r\n"])
+    data = text.encode("utf-8", "surrogatepass")
+    return mutate(data, rng, rounds=1) if rng.random() < 0.3 else data
+
+
+def _known_kinds():
+    try:
+        from penguin_lint.layout import FILE_KINDS
+        return set(FILE_KINDS)
+    except ImportError:  # pragma: no cover
+        return set()
+
+
+_KINDS = _known_kinds()
+
+
 # -- inputs ---------------------------------------------------------------------------
 
 def mutated_repository(rng: random.Random) -> Tree:
@@ -257,6 +373,8 @@ def mutated_repository(rng: random.Random) -> Tree:
         tree[_random_path(rng)] = random_content(rng)
     if rng.random() < 0.1:
         tree[_random_path(rng)] = Link(rng.choice(LINK_TARGETS))
+    if rng.random() < 0.15:
+        tree[".penguin-lint.toml"] = random_config(rng)
     return tree
 
 
@@ -284,6 +402,8 @@ def random_tree(rng: random.Random) -> Tree:
     for _ in range(rng.randint(1, 20)):
         path = _random_path(rng)
         tree[path] = Link(rng.choice(LINK_TARGETS)) if rng.random() < 0.08 else random_content(rng)
+    if rng.random() < 0.1:
+        tree[".penguin-lint.toml"] = random_config(rng)
     return tree
 
 
@@ -360,7 +480,7 @@ def run_cli(root: Path, args: List[str], hard_limit: Optional[int] = HARD_LIMIT)
     return Outcome(code, out.getvalue(), err.getvalue(), error, cpu, wall, watch.outside())
 
 
-_LINE_BREAKS = re.compile(r"\r\n|\r|\n|\x85|\u2028|\u2029")
+_CONFIG_ERROR = re.compile(r"penguin-lint: error: \.penguin-lint\.toml(?::(\d+):(\d+))?: ")
 
 
 def judge(root: Path, tree: Tree, fmt: str, outcome: Outcome, cpu_limit: float = CPU_LIMIT) -> List[str]:
@@ -368,13 +488,20 @@ def judge(root: Path, tree: Tree, fmt: str, outcome: Outcome, cpu_limit: float =
     problems = []
     if outcome.error:
         return [f"exception: {outcome.error.strip().splitlines()[-1]}\n{outcome.error}"]
-    if outcome.code == 2 and (outcome.stderr.startswith("penguin-lint: error: .penguin-lint.toml: ")
-                              or (outcome.stderr.startswith("penguin-lint: error: ")
-                                  and "nothing to lint" in outcome.stderr)):
-        # A broken configuration file, or a tree without any layout folder,
-        # is a usage error: one clear line, exit 2.
+    config_error = _CONFIG_ERROR.match(outcome.stderr) if outcome.code == 2 else None
+    if config_error:
+        # A broken configuration file is a usage error: one clear line, exit 2,
+        # naming a place inside the file.
         if outcome.stderr.count("\n") != 1 or not outcome.stderr[:-1].isprintable():
             problems.append(f"configuration error is not one printable line: {outcome.stderr[:300]!r}")
+        if config_error.group(1):
+            problems.extend(_judge_position(root / ".penguin-lint.toml", ".penguin-lint.toml",
+                                            int(config_error.group(1)), int(config_error.group(2))))
+    elif outcome.code == 2 and outcome.stderr.startswith("penguin-lint: error: ") \
+            and "nothing to lint" in outcome.stderr:
+        # A tree without any layout folder is told so in one line, exit 2.
+        if outcome.stderr.count("\n") != 1 or not outcome.stderr[:-1].isprintable():
+            problems.append(f"nothing-to-lint error is not one printable line: {outcome.stderr[:300]!r}")
     elif outcome.code not in (0, 1):
         problems.append(f"exit {outcome.code}: {outcome.stderr.strip()[:500]}")
     elif outcome.stderr:
@@ -421,11 +548,33 @@ def _judge_finding(root: Path, f: dict) -> List[str]:
         if not isinstance(line, int) or line < 1:
             out.append(f"bad line {line!r} in {path}")
         else:
-            p = root / path
-            if p.is_file() and not p.is_symlink():
-                text = p.read_bytes().decode("utf-8", "replace")
-                if line > len(_LINE_BREAKS.split(text)) + 1:
-                    out.append(f"line {line} is past the end of {path}")
+            out.extend(_judge_position(root / path, path, line, f.get("column"), f.get("end_line"),
+                                       f.get("end_column")))
+    return out
+
+
+def _judge_position(file: Path, path: str, line: int, column=None, end_line=None, end_column=None) -> List[str]:
+    """A position must be inside its file, with lines ended by LF only (as git,
+    GitHub and editors count them) and columns in code points."""
+    if not file.is_file() or file.is_symlink():
+        return []
+    raw = file.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None  # columns of text that is not UTF-8 are not judged
+    lines = (raw.decode("utf-8", "replace") if text is None else text).lstrip("\ufeff").split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()  # a final newline ends the last line, it starts none
+    out = []
+    for name, ln, col in (("", line, column), ("end ", end_line, end_column)):
+        if ln is None:
+            continue
+        if not isinstance(ln, int) or not 1 <= ln <= len(lines):
+            out.append(f"{name}line {ln} is outside {path} ({len(lines)} lines)")
+            continue
+        if text is not None and col is not None and not (isinstance(col, int) and 1 <= col <= len(lines[ln - 1]) + 1):
+            out.append(f"{name}column {col} is outside line {ln} of {path}")
     return out
 
 

@@ -208,7 +208,8 @@ BAD_TASK = 'id = "CASE-001-one"\ntitle = "One"\n'  # no description: PL101
 
 
 @pytest.mark.parametrize("config, change, line", [
-    ('ignore = ["PL"]\n', "ignore gains PL", 1),
+    ('ignore = ["PL"]\n', "is not valid ('select' and 'ignore' leave no rule enabled)", 1),
+    ('ignore = ["PL1", "PL2", "PL3", "PL4"]\n', "ignore gains PL1, PL2, PL3, PL4", 1),
     ('select = ["PL5"]\n', "select gains PL5", 1),
     ('[per-file-ignores]\n"**" = ["PL1"]\n', "per-file-ignores gains '**' = PL1", 2),
     ('[layout]\npackages = "elsewhere"\n', "layout.packages changes from 'packages' to 'elsewhere'", 2),

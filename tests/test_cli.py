@@ -15,7 +15,7 @@ def test_text_report_bytes(repo):
     run = lint(root, "--all", fmt="text")
     assert run.code == 1
     first, *rest = run.output.splitlines()
-    assert first.startswith(f"{SUMMARY}:5:1: PL001 YAML does not parse")
+    assert first.startswith(f"{SUMMARY}:4:8: PL001 YAML does not parse: the flow sequence opened at line 4 is never closed")
     assert rest[-1] == "Found 1 error, 0 warnings (7 files checked)."
     assert "\x1b[" not in run.output  # no colour off a terminal
 

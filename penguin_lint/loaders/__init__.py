@@ -78,7 +78,8 @@ def load_bytes(raw: bytes, rel_path: str, ext: str | None = None) -> Document:
     if nul != -1:
         doc = Document(rel_path, fmt)
         line = raw.count(b"\n", 0, nul) + 1
-        col = nul - (raw.rfind(b"\n", 0, nul) + 1) + 1
+        # columns count characters, not bytes
+        col = len(raw[raw.rfind(b"\n", 0, nul) + 1:nul].decode("utf-8", "replace")) + 1
         doc.problems.append(Problem("PL005", "file contains a NUL byte", Position(line, col),
                                     "data files are UTF-8 text"))
         return doc

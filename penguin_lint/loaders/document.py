@@ -1,16 +1,24 @@
 """A parsed data file that remembers where every key and value came from."""
 from __future__ import annotations
 
-from bisect import bisect_right
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from penguin_lint.findings import Position, Problem
+from penguin_lint.loaders.positions import LineIndex  # noqa: F401  (re-exported)
 
 Path_ = Tuple[Any, ...]  # a JSON-pointer-like path: ("values", 0, "args", 1)
 
 # Nesting deeper than this is not data anyone writes by hand; refusing it keeps
 # every later walk (validation, rules) far from Python's recursion limit.
 MAX_DEPTH = 64
+
+# A data file holds at most this many values (keys' values, items, the top
+# value), and of them at most MAX_CONTAINERS mappings and sequences. Once
+# parsed, a scalar costs some 60 bytes and a container some 200, whatever the
+# file's size: together they keep a document under about 150 MB however it is
+# nested. Data written by hand or by a harness is far below both.
+MAX_VALUES = 1_000_000
+MAX_CONTAINERS = 250_000
 
 # A hostile file can hold a million anchors or repeated keys in a few MiB.
 # Past this many problems of one code in one file, the rest are counted in a
@@ -29,7 +37,7 @@ class Document:
 
     __slots__ = (
         "path", "fmt", "data", "parsed", "problems", "_values", "_keys",
-        "implicit", "_indexer", "text", "nonfinite", "_counts", "_dropped",
+        "implicit", "_indexer", "text", "nonfinite", "_counts", "_dropped", "_tree",
     )
 
     def __init__(self, path: str, fmt: str):
@@ -50,6 +58,8 @@ class Document:
         self.nonfinite: List[Path_] = []
         self._counts: Dict[str, int] = {}
         self._dropped: Dict[str, Optional[Position]] = {}
+        # YAML and JSON keep positions in a PositionTree (loaders/positions.py)
+        self._tree = None
 
     # -- problems ----------------------------------------------------------
     def add(self, problem: Problem) -> None:
@@ -60,6 +70,17 @@ class Document:
             self.problems.append(problem)
         elif n == MAX_PROBLEMS_PER_CODE + 1:
             self._dropped[problem.code] = problem.pos
+
+    def add_at(self, code: str, message: str, where: Callable[[], Position],
+               hint: Optional[str] = None) -> None:
+        """Like ``add``, but the position is worked out only for a problem
+        that is kept: a million aliases cost a count, not a million lookups."""
+        n = self._counts.get(code, 0) + 1
+        self._counts[code] = n
+        if n <= MAX_PROBLEMS_PER_CODE:
+            self.problems.append(Problem(code, message, where(), hint))
+        elif n == MAX_PROBLEMS_PER_CODE + 1:
+            self._dropped[code] = where()
 
     def close_problems(self) -> None:
         """Add one problem per capped code that counts what was left out."""
@@ -79,8 +100,15 @@ class Document:
     def set_index(self, values: Dict[Path_, Position], keys: Dict[Path_, Position]) -> None:
         self._values, self._keys = values, keys
 
+    def set_tree(self, tree) -> None:
+        """Positions from a ``TreePositions`` instead of path-keyed maps."""
+        self._tree = tree
+        self._values, self._keys = {}, {}
+
     def value_pos(self, path: Path_) -> Position:
         """Where the value at ``path`` is, else its nearest ancestor, else 1:1."""
+        if self._tree is not None:
+            return self._tree.value(tuple(path))
         self._ensure_index()
         path = tuple(path)
         while True:
@@ -93,6 +121,8 @@ class Document:
 
     def key_pos(self, path: Path_) -> Position:
         """Where the key naming ``path`` is (falls back to the value)."""
+        if self._tree is not None:
+            return self._tree.key(tuple(path))
         self._ensure_index()
         pos = self._keys.get(tuple(path))
         if pos is None:
@@ -132,20 +162,3 @@ def too_big(value) -> bool:
     except OverflowError:
         return True
     return False
-
-
-class LineIndex:
-    """Offset -> (line, column), both 1-based, for formats parsed by offset."""
-
-    def __init__(self, text: str):
-        starts = [0]
-        find = text.find
-        i = find("\n")
-        while i != -1:
-            starts.append(i + 1)
-            i = find("\n", i + 1)
-        self.starts = starts
-
-    def pos(self, offset: int) -> Tuple[int, int]:
-        line = bisect_right(self.starts, offset)
-        return line, offset - self.starts[line - 1] + 1

@@ -10,7 +10,8 @@ import json.decoder
 import re
 
 from penguin_lint.findings import Position, Problem
-from penguin_lint.loaders.document import MAX_DEPTH, Document, LineIndex, too_big
+from penguin_lint.loaders.document import MAX_CONTAINERS, MAX_DEPTH, MAX_VALUES, Document, too_big
+from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
 
 _scanstring = json.decoder.scanstring
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
@@ -26,32 +27,54 @@ class _Error(Exception):
 
 def load_json(text: str, path: str) -> Document:
     doc = Document(path, "json")
+    doc.text = text
     lines = LineIndex(text)
-    values, keys = {}, {}
-    doc.set_index(values, keys)
+    tree = PositionTree(len(text))
+    doc.set_tree(TreePositions(tree, lines, doc))
+    starts, ends, kstarts, kends, firsts, nexts = tree.start, tree.end, tree.kstart, tree.kend, tree.first, tree.next
+    trail = []  # the keys and indices down to the value being read
+    opened = []  # offsets of the objects and arrays being read
+    containers = [0]
 
-    def pos(a, b):
-        l1, c1 = lines.pos(a)
-        l2, c2 = lines.pos(b)
-        return Position(l1, c1, l2, c2)
+    def node(start, ks, ke, parent, last):
+        n = len(starts)
+        if n >= MAX_VALUES:
+            raise _Error(f"more than {MAX_VALUES:,} values in one file", start)
+        starts.append(start), ends.append(start), kstarts.append(ks), kends.append(ke)
+        firsts.append(-1), nexts.append(-1)
+        tree.flags.append(0)
+        if parent >= 0:
+            if last == -1:
+                firsts[parent] = n
+            else:
+                nexts[last] = n
+        return n
 
     def ws(i):
         return _WS.match(text, i).end()
 
-    def value(i, path):
-        if len(path) > MAX_DEPTH:
+    def value(i, me):
+        """Read the value at ``i`` into node ``me`` (already created)."""
+        if len(trail) > MAX_DEPTH:
             raise _Error(f"nesting deeper than {MAX_DEPTH} levels", i)
         i = ws(i)
         if i >= len(text):
             raise _Error("expected a value", i)
         c = text[i]
-        start = i
+        starts[me] = i
+        if c == "{" or c == "[":
+            containers[0] += 1
+            if containers[0] > MAX_CONTAINERS:
+                raise _Error(f"more than {MAX_CONTAINERS:,} objects and arrays in one file", i)
         if c == "{":
             out = {}
             seen = {}
+            last = -1
+            opened.append(i)
             i = ws(i + 1)
             if text.startswith("}", i):
-                values[path] = pos(start, i + 1)
+                ends[me] = i + 1
+                opened.pop()
                 return out, i + 1
             while True:
                 i = ws(i)
@@ -61,44 +84,58 @@ def load_json(text: str, path: str) -> Document:
                     key, kend = _scanstring(text, i + 1)
                 except ValueError as e:
                     raise _Error(e.msg, e.pos) from None
-                kpos = pos(i, kend)
+                ks = i
                 i = ws(kend)
                 if not text.startswith(":", i):
                     raise _Error("expected ':'", i)
-                sub = path + (key,)
-                if key in seen:
-                    doc.add(Problem(  # capped: a file may repeat a key a million times
+                child = seen.get(key)
+                if child is not None:
+                    first_line = lines.pos(kstarts[child])[0]
+                    doc.add_at(  # capped: a file may repeat a key a million times
                         "PL002",
-                        f"duplicate key '{key}' (first defined on line {seen[key].line}); "
-                        "the last one wins", kpos, "remove one of them"))
+                        f"duplicate key '{key}' (first defined on line {first_line}); the last one wins",
+                        lambda ks=ks, ke=kend: lines.position(ks, ke), "remove one of them")
+                    # the key keeps its first place and takes the last value
+                    kstarts[child], kends[child], firsts[child] = ks, kend, -1
+                    tree.forget(child)
                 else:
-                    seen[key] = kpos
-                keys[sub] = kpos
-                v, i = value(i + 1, sub)
+                    child = node(i, ks, kend, me, last)
+                    seen[key] = last = child
+                trail.append(key)
+                v, i = value(i + 1, child)
+                trail.pop()
                 out[key] = v
                 i = ws(i)
                 if text.startswith(",", i):
                     i += 1
                     continue
                 if text.startswith("}", i):
-                    values[path] = pos(start, i + 1)
+                    ends[me] = i + 1
+                    opened.pop()
                     return out, i + 1
                 raise _Error("expected ',' or '}'", i)
         if c == "[":
             out = []
+            last = -1
+            opened.append(i)
             i = ws(i + 1)
             if text.startswith("]", i):
-                values[path] = pos(start, i + 1)
+                ends[me] = i + 1
+                opened.pop()
                 return out, i + 1
             while True:
-                v, i = value(i, path + (len(out),))
+                last = child = node(i, -1, -1, me, last)
+                trail.append(len(out))
+                v, i = value(i, child)
+                trail.pop()
                 out.append(v)
                 i = ws(i)
                 if text.startswith(",", i):
                     i += 1
                     continue
                 if text.startswith("]", i):
-                    values[path] = pos(start, i + 1)
+                    ends[me] = i + 1
+                    opened.pop()
                     return out, i + 1
                 raise _Error("expected ',' or ']'", i)
         if c == '"':
@@ -106,11 +143,11 @@ def load_json(text: str, path: str) -> Document:
                 s, end = _scanstring(text, i + 1)
             except ValueError as e:
                 raise _Error(e.msg, e.pos) from None
-            values[path] = pos(start, end)
+            ends[me] = end
             return s, end
         for word, v in (("true", True), ("false", False), ("null", None)):
             if text.startswith(word, i):
-                values[path] = pos(start, i + len(word))
+                ends[me] = i + len(word)
                 return v, i + len(word)
         m = _NUMBER.match(text, i)
         if m and m.end() > i:
@@ -120,19 +157,24 @@ def load_json(text: str, path: str) -> Document:
             except ValueError:  # Python refuses integers of thousands of digits
                 raise _Error(f"number with {len(lit)} digits is too large to read", i) from None
             if v in (_INF, -_INF) or too_big(v):
-                doc.nonfinite.append(path)
-            values[path] = pos(start, m.end())
+                doc.nonfinite.append(tuple(trail))
+            ends[me] = m.end()
             return v, m.end()
         raise _Error("expected a value", i)
 
     try:
-        data, end = value(0, ())
+        data, end = value(0, node(0, -1, -1, -1, -1))
         end = ws(end)
         if end != len(text):
             raise _Error("extra data after the document", end)
     except _Error as e:
-        line, col = lines.pos(min(e.offset, len(text)))
-        doc.problems.append(Problem("PL001", f"JSON does not parse: {e.msg}", Position(line, col)))
+        msg, hint = e.msg, None
+        if opened and not text[e.offset:].strip():
+            # the file ended inside an object or an array: say where it began
+            what, close = ("object", "}") if text[opened[-1]] == "{" else ("array", "]")
+            msg = f"the {what} opened at line {lines.pos(opened[-1])[0]} is never closed"
+            hint = f"close it with '{close}'"
+        doc.problems.append(Problem("PL001", f"JSON does not parse: {msg}", lines.position(e.offset), hint))
         return doc
     doc.data = data
     doc.parsed = True

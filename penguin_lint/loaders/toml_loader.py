@@ -20,6 +20,7 @@ else:  # pragma: no cover
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import MAX_DEPTH, Document
+from penguin_lint.loaders.positions import LineIndex
 
 _ERR_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 _ERR_EOF = re.compile(r"\(at end of document\)")
@@ -48,7 +49,9 @@ def load_toml(text: str, path: str) -> Document:
     except tomllib.TOMLDecodeError as e:
         msg = str(e)
         m = _ERR_POS.search(msg)
-        line, col = (int(m.group(1)), int(m.group(2))) if m else (text.count("\n") + 1, 1)
+        # tomllib counts lines at LF, as editors do; its end of the document
+        # is placed at the end of the last line, inside the file
+        line, col = (int(m.group(1)), int(m.group(2))) if m else LineIndex(text).pos(len(text))
         core = _ERR_POS.sub("", _ERR_EOF.sub("", msg)).strip()
         if "overwrite" in core or "declare" in core or "already" in core:
             dups = _scan(text)[2]
@@ -308,7 +311,7 @@ def _scan(text: str):
     defined: Dict[tuple, Position] = {}
     array_counts: Dict[tuple, int] = {}
     table: tuple = ()
-    lines = text.splitlines()
+    lines = split_lines(text)
     ln = 0
     values[()] = Position(1, 1)
     while ln < len(lines):
@@ -364,6 +367,16 @@ def _scan(text: str):
             continue
         ln += 1
     return values, keys, dups
+
+
+def split_lines(text: str) -> List[str]:
+    """The file's lines as editors count them: ended by LF (or CR LF) only.
+    ``str.splitlines`` also breaks at U+2028, NEL and form feeds, which TOML
+    strings may hold, and would shift every later line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
 def _resolve(parts: tuple, array_counts: Dict[tuple, int]) -> tuple:

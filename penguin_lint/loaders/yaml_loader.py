@@ -20,7 +20,8 @@ from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
 from penguin_lint.findings import Position, Problem
-from penguin_lint.loaders.document import MAX_DEPTH, Document, mark_position, too_big
+from penguin_lint.loaders.document import MAX_CONTAINERS, MAX_DEPTH, MAX_VALUES, Document, too_big
+from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
 
 try:  # the C parser is ~10x faster; fall back only where libyaml is missing
     _Loader = yaml.CSafeLoader
@@ -71,6 +72,8 @@ def _construct(tag: str, value: str):
             raise ValueError("integer too large")
         return number
     if tag == FLOAT:
+        if ":" in value:
+            return _sexagesimal_float(value)
         return _constructor.construct_yaml_float(node)
     if tag == BOOL:
         return _constructor.construct_yaml_bool(node)
@@ -81,38 +84,104 @@ def _construct(tag: str, value: str):
     return value
 
 
-def _pos(ev) -> Position:
-    s, e = ev.start_mark, ev.end_mark
-    return Position(s.line + 1, s.column + 1, e.line + 1, e.column + 1)
+_COMPLEX = object()  # the key of a value whose key was not a scalar
+
+# Node flags: how a plain scalar was typed, for "quote it" hints.
+_TYPED, _NUMERIC_TEXT = 1, 2
 
 
-def _marks(ev):
-    # The index keeps libyaml's marks as they come; Document turns them into
-    # positions only for the few values a finding points at.
-    return (ev.start_mark, ev.end_mark)
+class _Implicit:
+    """Path -> (yaml tag name, source text) for the plain scalars the parser
+    typed on its own, worked out from the index when asked (a dict of them
+    would cost more than the file)."""
+
+    __slots__ = ("_doc", "_tree")
+
+    def __init__(self, doc: Document, tree: PositionTree):
+        self._doc, self._tree = doc, tree
+
+    def _at(self, node: int):
+        t = self._tree
+        flag = t.flags[node]
+        if not flag:
+            return None
+        src = " ".join(self._doc.text[t.start[node]:t.end[node]].split())
+        if flag == _NUMERIC_TEXT:
+            return ("str", src)
+        return (_resolve_plain(src)[len(_T):], src)
+
+    def get(self, path, default=None):
+        node, depth = self._tree.find(self._doc.data, path)
+        if node == -1 or depth != len(path):
+            return default
+        found = self._at(node)
+        return default if found is None else found
+
+    def __getitem__(self, path):
+        found = self.get(path)
+        if found is None:
+            raise KeyError(path)
+        return found
+
+    def __contains__(self, path):
+        return self.get(path) is not None
+
+    def items(self):
+        for path, node in self._tree.walk(self._doc.data):
+            found = self._at(node)
+            if found is not None:
+                yield path, found
+
+    def __iter__(self):
+        return (path for path, _ in self.items())
+
+    def __len__(self):
+        return sum(1 for _ in self.items())
+
+
+def _sexagesimal_float(value: str) -> float:
+    """YAML 1.1's base-60 float (1:30.5 is 90.5), in floats: PyYAML computes
+    60**n as an integer, which overflows and grows without bound."""
+    sign = -1.0 if value[0] == "-" else 1.0
+    total = 0.0
+    for part in value.lstrip("+-").replace("_", "").split(":"):
+        total = total * 60.0 + float(part)
+    if total == _INF:
+        raise OverflowError("too large")
+    return sign * total
 
 
 def load_yaml(text: str, path: str) -> Document:
     doc = Document(path, "yaml")
-    values, keys = {}, {}
-    doc.set_index(values, keys)
-    problems = doc.problems
-    implicit = doc.implicit
+    doc.text = text
+    lines = LineIndex(text)
+    tree = PositionTree(len(text))
+    doc.set_tree(TreePositions(tree, lines, doc))
+    doc.implicit = _Implicit(doc, tree)
+    starts, ends, kstarts, kends = tree.start, tree.end, tree.kstart, tree.kend
+    firsts, nexts, flags = tree.first, tree.next, tree.flags
+    add_start, add_end, add_kstart, add_kend = starts.append, ends.append, kstarts.append, kends.append
+    add_first, add_next, add_flag = firsts.append, nexts.append, flags.append
 
     def problem(code, msg, ev, hint=None):
         # capped: a few MiB of aliases must not become a million findings
-        doc.add(Problem(code, msg, _pos(ev), hint))
+        s, e = ev.start_mark.index, ev.end_mark.index
+        doc.add_at(code, msg, lambda: lines.position(s, e), hint)
 
     loader = _Loader(text)
-    # Each frame: [container, path, is_mapping, pending_key, seen_keys]
+    # Each frame: [container, node, is_mapping, pending key (text, start, end),
+    #              key -> node seen in this mapping, last child node, path].
+    # Node -1: a complex key or its value, parsed and thrown away.
     stack = []
     root = None
     documents = 0
+    containers = 0
     try:
         get_event = loader.get_event
         while True:
             ev = get_event()
             cls = ev.__class__
+            flag = 0
             if cls is ScalarEvent:
                 if stack:
                     frame = stack[-1]
@@ -122,7 +191,7 @@ def load_yaml(text: str, path: str) -> Document:
                         if ev.value == "<<" and not ev.style:
                             problem("PL003", "merge key '<<' in a data file", ev,
                                     "write the merged keys out")
-                        frame[3] = (ev.value, _marks(ev))
+                        frame[3] = (ev.value, ev.start_mark.index, ev.end_mark.index)
                         continue
                 if ev.anchor is not None:
                     problem("PL003", f"anchor '&{ev.anchor}' in a data file", ev,
@@ -139,21 +208,34 @@ def load_yaml(text: str, path: str) -> Document:
                     else:
                         try:
                             value = _construct(tag, ev.value)
-                        except (ConstructorError, ValueError, IndexError, KeyError, TypeError, OverflowError):
-                            # PyYAML's constructors fail in odd ways on odd text (!!int "")
-                            shown = ev.value if len(ev.value) <= 60 else ev.value[:57] + "..."
-                            problem("PL001", f"'{shown}' is not a valid {tag[len(_T):]}", ev)
+                        except OverflowError:
+                            problem("PL001", f"'{_shown(ev.value)}' is too large to be a number", ev)
                             value = None
+                        except (ConstructorError, ValueError, IndexError, KeyError, TypeError):
+                            # PyYAML's constructors fail in odd ways on odd text (!!int "")
+                            problem("PL001", f"'{_shown(ev.value)}' is not a valid {tag[len(_T):]}", ev)
+                            value = None
+                    plain = False
                 elif plain:
                     tag = _resolve_plain(ev.value)
-                    try:
-                        value = ev.value if tag == STR else _construct(tag, ev.value)
-                    except ValueError:
-                        # Python refuses to read integers of thousands of digits.
-                        problem("PL001", f"number with {len(ev.value)} characters is too large to read", ev)
-                        value = None
+                    if tag == STR:
+                        value = ev.value
+                        if value[:1] in _NUMERIC_START:
+                            flag = _NUMERIC_TEXT  # YAML 1.1 reads 1e3 as text: remember it for the hint
+                    else:
+                        flag = _TYPED
+                        try:
+                            value = _construct(tag, ev.value)
+                        except OverflowError:
+                            # a base-60 float of hundreds of groups
+                            problem("PL001", f"'{_shown(ev.value)}' is too large to be a number", ev,
+                                    "quote it if it is text")
+                            value = None
+                        except ValueError:
+                            # Python refuses to read integers of thousands of digits.
+                            problem("PL001", f"number with {len(ev.value)} characters is too large to read", ev)
+                            value = None
                 else:
-                    tag = STR
                     value = ev.value
             elif cls is MappingStartEvent or cls is SequenceStartEvent:
                 if ev.anchor is not None:
@@ -165,14 +247,18 @@ def load_yaml(text: str, path: str) -> Document:
                 if len(stack) >= MAX_DEPTH:
                     problem("PL001", f"nesting deeper than {MAX_DEPTH} levels", ev)
                     return _failed(doc)
+                containers += 1
+                if containers > MAX_CONTAINERS:
+                    problem("PL001", f"more than {MAX_CONTAINERS:,} mappings and sequences in one file", ev,
+                            "a data file this large belongs under data/<benchmark-id>/")
+                    return _failed(doc)
                 value = {} if cls is MappingStartEvent else []
                 tag = None
                 plain = False
             elif cls is MappingEndEvent or cls is SequenceEndEvent:
                 frame = stack.pop()
-                start = values.get(frame[1])
-                if start is not None:
-                    values[frame[1]] = (start[0], ev.end_mark)
+                if frame[1] >= 0:
+                    ends[frame[1]] = ev.end_mark.index
                 continue
             elif cls is AliasEvent:
                 problem("PL003", f"alias '*{ev.anchor}' in a data file (not expanded)", ev,
@@ -193,74 +279,133 @@ def load_yaml(text: str, path: str) -> Document:
             else:  # StreamStart, DocumentEnd
                 continue
 
-            # Place the value into its parent.
+            # Place the value into its parent, and its span into the index.
+            start, end = ev.start_mark.index, ev.end_mark.index
             if not stack:
                 root = value
-                vpath = ()
-                values[vpath] = _marks(ev)
+                node, vpath = 0, ()
+                add_start(start), add_end(end), add_kstart(-1), add_kend(-1)
+                add_first(-1), add_next(-1), add_flag(flag)
             else:
                 frame = stack[-1]
                 parent = frame[0]
+                ks = ke = -1
                 if frame[2]:  # mapping
                     if frame[3] is None:
                         # This event is a key.
                         if cls is not ScalarEvent:
                             problem("PL001", "a mapping key must be a plain value", ev)
-                            frame[3] = ("\0complex", _marks(ev))
+                            frame[3] = (_COMPLEX, start, end)
                             if cls is not AliasEvent:
                                 # swallow the complex key's children
-                                stack.append([value, frame[1] + ("\0complex",), cls is MappingStartEvent, None, {}])
+                                stack.append([value, -1, cls is MappingStartEvent, None, None, -1, None])
                             continue
                         if tag == MERGE and plain:
                             problem("PL003", "merge key '<<' in a data file", ev,
                                     "write the merged keys out")
-                        frame[3] = (ev.value, _marks(ev))
+                        frame[3] = (ev.value, start, end)
                         continue
-                    key, kpos = frame[3]
+                    key, ks, ke = frame[3]
                     frame[3] = None
-                    vpath = frame[1] + (key,)
-                    seen = frame[4]
-                    if key in seen:
-                        first = mark_position(seen[key])
-                        doc.add(Problem(
-                            "PL002",
-                            f"duplicate key '{key}' (first defined on line {first.line}); "
-                            "the last one wins",
-                            mark_position(kpos),
-                            "remove one of them",
-                        ))
+                    if frame[1] < 0 or key is _COMPLEX:
+                        node = -1
                     else:
-                        seen[key] = kpos
-                    if key != "\0complex":
+                        vpath = frame[6] + (key,)
+                        node = frame[4].get(key, -1)
+                        if node != -1:
+                            first_line = lines.pos(kstarts[node])[0]
+                            doc.add_at("PL002",
+                                       f"duplicate key '{key}' (first defined on line {first_line}); "
+                                       "the last one wins",
+                                       lambda ks=ks, ke=ke: lines.position(ks, ke), "remove one of them")
+                            # the key keeps its first place and takes the last value
+                            starts[node], ends[node], kstarts[node], kends[node] = start, end, ks, ke
+                            firsts[node], flags[node] = -1, flag
+                            tree.forget(node)
                         parent[key] = value
-                    keys[vpath] = kpos
                 else:
-                    vpath = frame[1] + (len(parent),)
                     parent.append(value)
-                values[vpath] = _marks(ev)
-            if plain and tag == STR and ev.value[:1] in _NUMERIC_START and cls is ScalarEvent:
-                # YAML 1.1 reads 1e3 as text: remember it for the hint
-                implicit[vpath] = ("str", ev.value)
-            elif plain and tag is not None and tag != STR:
-                implicit[vpath] = (tag[len(_T):], ev.value)
-                if tag == FLOAT and value != value or value in (_INF, -_INF) or too_big(value):
+                    node = -1 if frame[1] < 0 else -2
+                    if node == -2:
+                        vpath = frame[6] + (len(parent) - 1,)
+                if node == -2 or (node == -1 and frame[1] >= 0 and key is not _COMPLEX and frame[2]):
+                    node = len(starts)
+                    if node >= MAX_VALUES:
+                        problem("PL001", f"more than {MAX_VALUES:,} values in one file", ev,
+                                "a data file this large belongs under data/<benchmark-id>/")
+                        return _failed(doc)
+                    add_start(start), add_end(end), add_kstart(ks), add_kend(ke)
+                    add_first(-1), add_next(-1), add_flag(flag)
+                    if frame[5] == -1:
+                        firsts[frame[1]] = node
+                    else:
+                        nexts[frame[5]] = node
+                    frame[5] = node
+                    if frame[2]:
+                        frame[4][key] = node
+            if cls is ScalarEvent:
+                if node >= 0 and (tag == FLOAT and value != value or value in (_INF, -_INF) or too_big(value)):
                     doc.nonfinite.append(vpath)
-            if cls is MappingStartEvent or cls is SequenceStartEvent:
-                stack.append([value, vpath, cls is MappingStartEvent, None, {}])
+            elif cls is not AliasEvent:
+                stack.append([value, node, cls is MappingStartEvent, None, {} if node >= 0 else None, -1,
+                              vpath if node >= 0 else None])
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        msg = (e.problem or str(e)).strip()
-        if e.context:
-            msg = f"{e.context.strip()}: {msg}"
-        pos = Position(mark.line + 1, mark.column + 1) if mark is not None else Position(1, 1)
-        problems.append(Problem("PL001", f"YAML does not parse: {msg}", pos))
+        # the innermost flow collection still open, if the file ended inside it
+        opener = next((starts[f[1]] for f in reversed(stack)
+                       if f[1] >= 0 and text[starts[f[1]]:starts[f[1]] + 1] in ("{", "[")), None)
+        doc.problems.append(_syntax_problem(e, text, lines, opener))
         return _failed(doc)
     except yaml.YAMLError as e:  # reader errors (bad characters) carry no mark
-        problems.append(Problem("PL001", f"YAML does not parse: {e}", Position(1, 1)))
+        msg = str(e).split("\n")[0].strip()
+        if isinstance(getattr(e, "character", None), int) and getattr(e, "reason", None):
+            msg = f"unacceptable character #x{e.character:04x}: {e.reason}"
+        doc.problems.append(Problem("PL001", f"YAML does not parse: {msg}", _reader_position(e, text, lines),
+                                    "data files are text; remove the control character"))
         return _failed(doc)
     doc.data = root
     doc.parsed = True
     return doc
+
+
+def _shown(value: str) -> str:
+    return value if len(value) <= 60 else value[:57] + "..."
+
+
+def _syntax_problem(e, text: str, lines: LineIndex, opener) -> Problem:
+    mark = e.problem_mark or e.context_mark
+    problem = (e.problem or str(e)).strip()
+    context = (e.context or "").strip()
+    offset = mark.index if mark is not None else 0
+    hint = None
+    at_end = not text[offset:].strip()
+    if at_end and context == "while scanning a quoted scalar" and e.context_mark is not None:
+        msg = f"the quoted string opened at line {lines.pos(e.context_mark.index)[0]} is never closed"
+        hint = "close the quotes"
+    elif at_end and opener is not None:
+        # libyaml reached the end of the file inside a flow collection
+        what, close = ("flow mapping", "}") if text[opener] == "{" else ("flow sequence", "]")
+        msg = f"the {what} opened at line {lines.pos(opener)[0]} is never closed"
+        hint = f"close it with '{close}'"
+    elif context in ("while parsing a flow mapping", "while parsing a flow sequence") and e.context_mark is not None:
+        # not at the end: a missing comma, or a collection left open above
+        what, close = ("flow mapping", "}") if "mapping" in context else ("flow sequence", "]")
+        msg = f"{problem} in the {what} opened at line {lines.pos(e.context_mark.index)[0]}"
+        hint = f"close it with '{close}', or separate its entries with ','"
+    else:
+        msg = f"{context}: {problem}" if context else problem
+    if text[offset:offset + 1] == "\t" or "tab" in problem:
+        hint = "YAML indents with spaces only; replace the tab with spaces"
+    return Problem("PL001", f"YAML does not parse: {msg}", lines.position(offset), hint)
+
+
+def _reader_position(e, text: str, lines: LineIndex) -> Position:
+    offset = getattr(e, "position", None)
+    if not isinstance(offset, int):
+        return Position(1, 1)
+    if isinstance(getattr(e, "character", None), int) and _Loader is not yaml.SafeLoader:
+        # the C reader counts bytes of the UTF-8 text
+        offset = len(text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "ignore"))
+    return lines.position(offset)
 
 
 def _failed(doc: Document) -> Document:

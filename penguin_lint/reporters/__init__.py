@@ -39,3 +39,18 @@ def sanitize(text) -> str:
     return "".join(out)
 
 
+
+
+# What a CI runner reads as a command when it starts a line: GitHub's
+# ``::error ...::`` workflow commands and the older ``##[error]`` form.
+_COMMAND_STARTS = ("::", "##[")
+
+
+def safe_line(text) -> str:
+    """One line of output: ``sanitize``d (no line break, no escape sequence
+    survives), and unable to start a workflow command even when it begins
+    with text from the repository (a folder named ``::error::x``)."""
+    s = sanitize(text)
+    if s.startswith(_COMMAND_STARTS):
+        s = f"\\x{ord(s[0]):02x}" + s[1:]
+    return s

@@ -15,6 +15,9 @@ def report(result, stream, **_):
         "findings": [f.to_dict() for f in result.findings],
         "summary": summary,
     }
+    omitted = getattr(result, "omitted", 0)
+    if omitted:  # findings folded into "N more" ones, past the cap per file and code
+        doc["summary"]["omitted"] = omitted
     # ensure_ascii keeps control characters and odd bytes as \u escapes.
     json.dump(doc, stream, indent=2, ensure_ascii=True)
     stream.write("\n")

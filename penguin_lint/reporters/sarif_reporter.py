@@ -14,10 +14,20 @@ def _level(severity: str) -> str:
     return "error" if severity == "error" else "warning"
 
 
+def _utf8(text: str) -> bytes:
+    """UTF-8 of any text: a file name that is not UTF-8 keeps its bytes
+    (surrogateescape), and a lone surrogate from a JSON string ("\\ud800")
+    is encoded as it stands instead of raising."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
 def _uri(path: str) -> str:
     # A relative URI reference: spaces and non-ASCII characters are
     # percent-encoded (file names that are not UTF-8 keep their bytes).
-    return quote(path.encode("utf-8", "surrogateescape"), safe="/")
+    return quote(_utf8(path), safe="/")
 
 
 def _rule_entry(code: str, rule=None, finding=None) -> dict:
@@ -49,7 +59,7 @@ def _result(f, index: int) -> dict:
         # Stable across line moves: the same problem in the same file is the same alert.
         "partialFingerprints": {
             "penguinLint/v1": hashlib.sha256(
-                "\0".join((f.code, f.path, f.message)).encode("utf-8", "surrogateescape")).hexdigest(),
+                _utf8("\0".join((f.code, f.path, f.message)))).hexdigest(),
         },
     }
     if f.path:

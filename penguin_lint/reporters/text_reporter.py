@@ -1,7 +1,7 @@
 """``path:line:col: CODE message``, a hint line where one helps, a summary."""
 from __future__ import annotations
 
-from penguin_lint.reporters import sanitize
+from penguin_lint.reporters import safe_line, sanitize
 
 _RED, _YELLOW, _BOLD, _DIM, _CYAN, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
 
@@ -11,7 +11,7 @@ def report(result, stream, color: bool = False, **_):
         return f"{code}{text}{_RESET}" if color else text
 
     for f in result.findings:
-        loc = sanitize(f.path)
+        loc = safe_line(f.path)  # the path starts the line: it must not start a CI command
         if f.line is not None:
             loc += f":{f.line}:{f.column or 1}"
         sev = _RED if f.severity == "error" else _YELLOW
@@ -35,4 +35,6 @@ def report(result, stream, color: bool = False, **_):
         parts = []
         parts.append(f"{e} error{'s' if e != 1 else ''}")
         parts.append(f"{w} warning{'s' if w != 1 else ''}")
-        stream.write(f"Found {', '.join(parts)} ({files}).\n")
+        omitted = getattr(result, "omitted", 0)
+        more = f"; {omitted:,} more not listed one by one" if omitted else ""
+        stream.write(f"Found {', '.join(parts)} ({files}{more}).\n")

@@ -37,6 +37,8 @@ class UnknownSource(Rule):
         g = subject.groups
         if any(v.startswith(".") for v in g.values()):
             return
+        if any(k not in g for k in ("leaderboard", "experiment")):
+            return  # mapped by [kinds] outside the layout: no experiment to read
         exp_dir = ctx.layout.experiment_dir(g["leaderboard"], g["experiment"])
         meta = ctx.valid_doc(f"{exp_dir}/meta_info.yaml")
         if meta is None:

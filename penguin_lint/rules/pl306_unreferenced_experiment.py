@@ -60,6 +60,8 @@ class UnreferencedExperiment(Rule):
         g = subject.groups
         if any(v.startswith(".") for v in g.values()):
             return
+        if any(k not in g for k in ("leaderboard",)):
+            return  # mapped by [kinds] outside the layout: no experiment to read
         lb_file = ctx.layout.leaderboard_file(g["leaderboard"])
         refs = referenced_experiments(ctx, lb_file)
         if refs is None or g["experiment"] in refs:

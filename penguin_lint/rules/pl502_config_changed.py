@@ -109,12 +109,18 @@ class ConfigChanged(Rule):
             yield self.finding(subject, f"{CONFIG_FILE} is deleted in this pull request; "
                                         f"{uses[2:]}", hint=hint)
             return
-        doc = ctx.doc(subject.path) if error is None else None
-        if error is not None:
-            yield self.finding(subject, f"{CONFIG_FILE} is changed in this pull request and is not valid "
-                                        f"({error}){uses}", hint=hint)
-            return
         verb = "added" if old_raw is None else "changed"
+        if error is not None:
+            import re
+
+            from penguin_lint.findings import Position
+
+            m = re.match(re.escape(CONFIG_FILE) + r":(\d+):(\d+): (.*)", error)
+            pos, what = (Position(int(m.group(1)), int(m.group(2))), m.group(3)) if m else (None, error)
+            yield self.finding(subject, f"{CONFIG_FILE} is {verb} in this pull request and is not valid "
+                                        f"({what}){uses}", pos=pos, hint=hint)
+            return
+        doc = ctx.doc(subject.path)
         for key, text in config_changes(old, new):
             pos = doc.key_pos(key) if doc is not None else None
             yield self.finding(subject, f"{CONFIG_FILE} is {verb} in this pull request: {text}; "

@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import Any, Dict, List
 
 from penguin_lint.findings import Position, Problem
-from penguin_lint.loaders.document import Document
+from penguin_lint.loaders.document import MAX_PROBLEMS_PER_CODE, Document
+from penguin_lint.loaders.toml_loader import split_lines
 from penguin_lint.numbers import yaml11_number_hint
 from penguin_lint.validation import patterns
 from penguin_lint.validation.fast import compile_schema
@@ -164,8 +165,18 @@ def _convert(err, doc: Document) -> List[Problem]:
         # A format that forbids unknown keys (Harbor's) marks the node with x-rule.
         code = schema.get("x-rule", "PL104")
         out = []
+        flood_pos = None
         for key in inst:
             if key in props or (pats and patterns.search_any(pats, key)):
+                continue
+            if len(out) >= 2 * MAX_PROBLEMS_PER_CODE:
+                # A flood: finding_cap lists the first ones and counts the
+                # rest, which are not worded or placed one by one (placed at
+                # the mapping's end, they sort after those listed).
+                if flood_pos is None:
+                    whole = doc.value_pos(path)
+                    flood_pos = Position(whole.end_line or whole.line, whole.end_column or whole.column)
+                out.append(Problem(code, f"unknown field '{key}'", flood_pos))
                 continue
             close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7)
             hint = f"did you mean '{close[0]}'?" if close else None
@@ -247,7 +258,7 @@ def _source_text(doc: Document, path) -> str:
     pos = doc.value_pos(path)
     if pos.end_line != pos.line or pos.end_column is None:
         return ""
-    lines = doc.text.splitlines()
+    lines = split_lines(doc.text)  # LF only, as the positions count
     if not 0 < pos.line <= len(lines):
         return ""
     src = lines[pos.line - 1][pos.column - 1:pos.end_column - 1].strip()

@@ -1,0 +1,18 @@
+"""Every line penguin-lint writes for a person (errors, warnings, rule docs)
+goes out through here: sanitized, and unable to start a CI workflow command,
+whatever configuration value or file name it quotes."""
+from __future__ import annotations
+
+import click
+
+from penguin_lint.reporters import safe_line
+
+
+def say(message, err: bool = True) -> None:
+    """One message as one line: a newline in it is escaped, never printed."""
+    click.echo(safe_line(message), err=err)
+
+
+def show(text) -> None:
+    """Text of penguin-lint's own (rule docs, tables), each line made safe."""
+    click.echo("\n".join(safe_line(line) for line in str(text).split("\n")))
