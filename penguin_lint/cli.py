@@ -168,16 +168,45 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         raise fail(str(e))
 
     reporter = get_reporter(fmt)
-    stream = open(output, "w", encoding="utf-8") if output else sys.stdout
+    options = {"rules": {r.code: r for r in all_rules()}}
+    if fmt in ("github", "sarif"):
+        from penguin_lint.github_run import blob_base, relocate, repository_prefix, summary_path
+
+        # GitHub names files from the repository root, not from a subfolder.
+        prefix = repository_prefix(root, dict(os.environ))
+        if fmt == "github":
+            options.update(exists=lambda p: repo.entry(p[len(prefix):]) is not None,
+                           summary_path=summary_path(os.environ), blob_base=blob_base(os.environ))
+        result = relocate(result, prefix)
     try:
-        use_color = color == "always" or (
-            color == "auto" and not output and stream.isatty() and "NO_COLOR" not in os.environ)
-        reporter(result, stream, color=use_color, rules={r.code: r for r in all_rules()})
+        stream = open(output, "w", encoding="utf-8") if output else sys.stdout
+    except OSError as e:
+        raise fail(f"cannot write --output {output}: {e.strerror or e}")
+    try:
+        options["color"] = use_color(color, stream if not output else None)
+        reporter(result, stream, **options)
     finally:
         if output:
             stream.close()
     failed = result.errors > 0 or (strict and result.warnings > 0)
     raise click.exceptions.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+
+
+def use_color(choice: str, stream) -> bool:
+    """--color always/never wins; auto colours a terminal, and follows
+    NO_COLOR (non-empty: never) before FORCE_COLOR (non-empty: always, as
+    CI logs that render colour ask). A file given with --output (stream
+    None) is never coloured by auto."""
+    if choice != "auto":
+        return choice == "always"
+    if stream is None or os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _relative(p: str, cwd: Path, root: Path) -> Optional[str]:
@@ -190,22 +219,30 @@ def _relative(p: str, cwd: Path, root: Path) -> Optional[str]:
     return "" if s == "." else s
 
 
-@click.command("rules")
+@click.command("rules", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("code", required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rules_cmd(code, fmt):
-    """List the rules, or explain one with a bad and a good example."""
+    """List the rules, or explain one with a bad and a good example.
+
+    CODE is a rule code (PL303) to explain, or a prefix (PL3) to list.
+    """
     from penguin_lint.rules import all_rules, get_rule
     from penguin_lint.rules.docs import explain, rules_json, rules_table
 
+    rules = all_rules()
     if code:
         try:
-            rule = get_rule(code)
+            rule = get_rule(code.strip())
         except KeyError:
-            raise fail(f"unknown rule '{code}' (see `penguin-lint rules`)")
-        click.echo(explain(rule))
-        return
-    rules = all_rules()
+            rule = None
+        if rule is not None and fmt == "text":
+            click.echo(explain(rule))
+            return
+        prefix = code.strip().upper()
+        rules = [rule] if rule is not None else [r for r in rules if r.code.startswith(prefix)]
+        if not rules:
+            raise fail(f"unknown rule code or prefix '{code}' (see `penguin-lint rules`)")
     if fmt == "json":
         click.echo(rules_json(rules))
     else:

@@ -57,6 +57,7 @@ class Finding:
             "severity": self.severity,
             "message": self.message,
             "hint": self.hint,
+            "scope": self.scope,
         }
 
 
