@@ -91,7 +91,7 @@ def pull_request(tmp_path, base_files=None, folder="", name="work space"):
 
 def runner(ws, tmp_path, **kw) -> Runner:
     temp = tmp_path / "runner-temp"
-    temp.mkdir(exist_ok=True)
+    temp.mkdir(parents=True, exist_ok=True)
     kw.setdefault("event", PR_EVENT)
     return Runner(ws, temp, **kw)
 
@@ -313,3 +313,103 @@ def test_a_path_that_is_not_a_folder(tmp_path):
     run = runner(ws, tmp_path, inputs={"path": "no/such"}).lint()
     assert run.code == 2 and run.outputs["status"] == "error"
     assert "`path` input" in run.summary
+
+
+# -- the install step, for real (one pip install for the whole suite) -------------------
+
+SKIP = shutil.ignore_patterns(".git", "__pycache__", ".pytest_cache", ".hypothesis", "*.egg-info", "build",
+                              "dist", ".venv", "bench-work", ".benchmarks")
+
+
+def test_install_step_then_lint_step_as_declared(tmp_path):
+    """setup-python's output is this interpreter; the action's folder is a
+    clean copy of this checkout; the workspace is a pull request that
+    shadows pip, venv, setuptools and the linter."""
+    action = tmp_path / "_actions" / "penguin-lint"
+    shutil.copytree(PROJECT, action, ignore=SKIP)
+    ws, write = pull_request(tmp_path)
+    write({**shadow_files(), TASK: 'id = "CASE-001-one"\ntitle = "One"\n'}, "break a task, shadow the tools")
+    run = runner(ws, tmp_path, action_path=action)
+    base_python = getattr(sys, "_base_executable", sys.executable)
+    run.steps["python"] = {"python-path": base_python, "python-version": "%d.%d.%d" % sys.version_info[:3]}
+    prepared = run.run("prepare")
+    assert prepared.code == 0, prepared.stderr
+    assert re.fullmatch(r"[0-9a-f]{16}", prepared.outputs["key"])
+    cache = Path(prepared.outputs["pip-cache"])
+    installed = run.run("install", timeout=600)
+    assert installed.code == 0, installed.stdout + installed.stderr
+    no_shadow_ran(ws, tmp_path / "runner-temp")
+    python = installed.outputs["python"]
+    assert Path(python).is_file() and str(tmp_path / "runner-temp") in python
+    assert cache.is_dir() and any(cache.iterdir())  # pip's cache is where actions/cache keeps it
+    # exactly the pinned versions
+    freeze = subprocess.run([python, "-I", "-m", "pip", "list", "--format", "json"], capture_output=True,
+                            text=True, check=True, cwd=tmp_path)
+    have = {re.sub(r"[-_.]+", "-", p["name"].lower()): p["version"] for p in json.loads(freeze.stdout)}
+    pins = dict(ln.split("==") for ln in (action / "action/constraints.txt").read_text().splitlines()
+                if "==" in ln and not ln.startswith("#"))
+    for name in ("click", "jsonschema", "pyyaml", "gitpython", "referencing", "rpds-py", "attrs"):
+        assert have[name] == pins[name], name
+    linted = run.run("lint")
+    assert linted.code == 1, linted.stdout + linted.stderr
+    no_shadow_ran(ws)
+    assert linted.outputs["errors"] == "1" and linted.outputs["status"] == "failed"
+    (cmd,) = linted.commands()
+    assert cmd.startswith(f"::error file={TASK},line=1,col=1,title=PL101 missing-field::")
+
+
+# -- the README's workflow ----------------------------------------------------------------
+
+README = (PROJECT / "README.md").read_text(encoding="utf-8")
+BROKEN_TASK = 'id = "CASE-001-one"\ntitle = "One"\n'
+
+
+def readme_workflow() -> str:
+    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", README, re.S) if "on: pull_request" in b]
+    assert len(blocks) == 1, "one example workflow"
+    return blocks[0]
+
+
+def test_readme_workflow_is_safe_for_forks_and_pinned():
+    text = readme_workflow()
+    wf = yaml.safe_load(text)
+    assert wf[True] == "pull_request"  # YAML 1.1 reads the key `on` as true
+    assert "pull_request_target" not in text
+    assert wf["permissions"] == {"contents": "read"}
+    lint_job, scan_job = wf["jobs"]["lint"], wf["jobs"]["code-scanning"]
+    assert "permissions" not in lint_job and "if" not in lint_job  # every pull request, forks too
+    assert scan_job["if"] == "github.event.pull_request.head.repo.full_name == github.repository"
+    assert scan_job["permissions"] == {"contents": "read", "security-events": "write"}
+    for job in (lint_job, scan_job):
+        checkout = job["steps"][0]
+        assert re.fullmatch(r"actions/checkout@[0-9a-f]{40}", checkout["uses"])
+        assert checkout["with"] == {"fetch-depth": 0, "persist-credentials": False}
+        ours = [s["uses"] for s in job["steps"] if "penguin-lint" in s.get("uses", "")]
+        assert ours == ["<owner>/penguin-lint@<commit-sha>"]  # a commit, filled in as Install says
+    upload = scan_job["steps"][-1]
+    assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
+    assert upload["with"]["sarif_file"] == "${{ steps.lint.outputs.sarif }}"
+    assert "steps.lint.outputs.sarif" in upload["if"]
+
+
+def test_readme_workflow_runs_in_a_pull_request(tmp_path):
+    text = readme_workflow()
+    ws, write = pull_request(tmp_path)
+    write({".github/workflows/penguin-lint.yml": text, TASK: BROKEN_TASK}, "add the workflow, break a task")
+    wf = yaml.safe_load((ws / ".github/workflows/penguin-lint.yml").read_text())
+    results = {}
+    for name, job in wf["jobs"].items():
+        (ours,) = [s for s in job["steps"] if "penguin-lint" in s.get("uses", "")]
+        inputs = {k: str(v) for k, v in (ours.get("with") or {}).items()}
+        assert set(inputs) <= set(ACTION["inputs"]), name
+        results[name] = runner(ws, tmp_path / name, inputs=inputs).lint()
+    lint, scan = results["lint"], results["code-scanning"]
+    for run in (lint, scan):
+        assert run.code == 1, run.stdout + run.stderr
+        (cmd,) = run.commands()
+        assert cmd.startswith(f"::error file={TASK},line=1,col=1,title=PL101 missing-field::")
+        assert f"| :x: | [1](" in run.summary
+    assert "sarif" not in lint.outputs or lint.outputs["sarif"] == ""
+    sarif = json.loads(Path(scan.outputs["sarif"]).read_text())
+    assert Path(scan.outputs["sarif"]) == ws / "penguin-lint.sarif"
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["PL101"]
