@@ -187,11 +187,16 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
     finally:
         os.unlink(json_out)
 
+    from dataclasses import fields
+
     from penguin_lint.engine import Result
     from penguin_lint.findings import Finding
     from penguin_lint.rules import all_rules
 
-    result = Result([Finding(**f) for f in doc["findings"]], doc["summary"]["files"])
+    # Only the fields a Finding has: a newer report may carry more.
+    known = {f.name for f in fields(Finding)}
+    result = Result([Finding(**{k: v for k, v in f.items() if k in known}) for f in doc["findings"]],
+                    doc["summary"]["files"])
     # Existence is asked of the linted tree, by the path the linter reported.
     exists = {f.path: os.path.lexists(root / f.path) for f in result.findings if f.path}
     prefix = repository_prefix(root, env)

@@ -273,6 +273,8 @@ def test_a_summary_that_would_pass_one_mebibyte_is_cut_and_says_so(tmp_path):
     rows = run.summary.count("\n| :")
     m = re.search(r"\*\*(\d+) more findings not listed: GitHub caps a step summary at 1 MiB\.\*\*", run.summary)
     assert m and rows + int(m.group(1)) == total, (rows, total)
+    (notice,) = [c for c in run.commands() if c.startswith("::notice")]
+    assert "the job summary lists as many as fit in GitHub's 1 MiB and the log prints every one" in notice
     # the log is not capped
     assert len([ln for ln in run.stdout.splitlines() if ln.startswith(("error: ", "warning: "))]) == total
 

@@ -94,19 +94,26 @@ def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
     shown = annotated(review)
     for f in shown:
         stream.write(annotation(f) + "\n")
+    summary = None
+    if summary_path:
+        summary = step_summary.render(result, review, blob_base, exists,
+                                      budget=step_summary.LIMIT - _existing(summary_path))
     hidden = len(review) - len(shown)
     if hidden:
-        where = "the job summary lists them all and " if summary_path else ""
-        stream.write(f"::notice title=penguin-lint::{_plural(hidden, 'more finding')} than GitHub "
-                     f"annotates (10 errors and 10 warnings per step): {where}the log prints every one\n")
+        where = ""
+        if summary is not None:
+            where = ("the job summary lists as many as fit in GitHub's 1 MiB and "
+                     if step_summary.CUT_NOTE in summary else "the job summary lists them all and ")
+        stream.write(f"::notice title=penguin-lint::{_plural(hidden, 'more finding')} than GitHub annotates "
+                     f"({SHOWN_PER_LEVEL} errors and {SHOWN_PER_LEVEL} warnings per step): "
+                     f"{where}the log prints every one\n")
     for f in result.findings:
         for line in log_lines(f):
             stream.write(line + "\n")
     stream.write(f"penguin-lint: {_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} "
                  f"({_plural(result.files, 'file')} checked)\n")
-    if summary_path:
-        write_summary(summary_path, step_summary.render(result, review, blob_base, exists,
-                                                       budget=step_summary.LIMIT - _existing(summary_path)))
+    if summary is not None:
+        write_summary(summary_path, summary)
 
 
 def _existing(path: str) -> int:

@@ -19,6 +19,7 @@ LIMIT = 1_000_000
 #: room kept for the closing "cut here" note
 _NOTE_ROOM = 400
 
+CUT_NOTE = "not listed: GitHub caps a step summary at 1 MiB."
 _MD_SPECIAL = set("\\`*_{}[]()<>#+-.!|~&")
 
 
@@ -98,8 +99,8 @@ def render(result, findings, blob_base: Optional[str] = None,
         if cut:
             break
     if cut:
-        parts.append(f"**{_plural(len(findings) - shown, 'more finding')} not listed: GitHub caps a step "
-                     f"summary at 1 MiB.** The step's log prints every finding.\n\n")
+        parts.append(f"**{_plural(len(findings) - shown, 'more finding')} {CUT_NOTE}** "
+                     f"The step's log prints every finding.\n\n")
     return "".join(parts)
 
 
