@@ -111,10 +111,13 @@ def _set_outputs(env: Dict[str, str], values: Dict[str, str]) -> None:
     path = env.get("GITHUB_OUTPUT")
     if not path:
         return
-    with open(path, "a", encoding="utf-8", errors="replace") as out:
-        for key, value in values.items():
-            value = re.sub(r"[\r\n]", "", value)  # one line per output: a value cannot add another
-            out.write(f"{key}={value}\n")
+    try:
+        with open(path, "a", encoding="utf-8", errors="replace") as out:
+            for key, value in values.items():
+                value = re.sub(r"[\r\n]", "", value)  # one line per output: a value cannot add another
+                out.write(f"{key}={value}\n")
+    except OSError as e:
+        print(f"penguin-lint: warning: cannot write the step's outputs: {e.strerror or e}")
 
 
 def fix_for(message: str) -> str:
@@ -145,7 +148,10 @@ def _failed(env: Dict[str, str], message: str) -> int:
     print(f"penguin-lint: fix: {github_reporter.escape_data(re.sub(r'`', '', fix))}")
     summary = summary_path(env)
     if summary:
-        github_reporter.write_summary(summary, step_summary.render_failure(message, fix))
+        try:
+            github_reporter.write_summary(summary, step_summary.render_failure(message, fix))
+        except OSError as e:
+            print(f"penguin-lint: warning: cannot write the job summary: {e.strerror or e}")
     # Counts are unknown, not zero: a workflow testing `errors == '0'` must not pass.
     _set_outputs(env, {"errors": "", "warnings": "", "sarif": "", "status": "error"})
     return 2

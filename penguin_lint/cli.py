@@ -100,6 +100,9 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         raise fail(f"root is not a folder: {root}")
     if all_ and (paths or diff_base):
         raise fail("--all cannot be combined with paths or --diff-base")
+    if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
+        # Said before the run, not after it.
+        raise fail(f"cannot write --output {output}: No such file or directory")
     if kind is not None and kind not in FILE_KINDS:
         raise fail(f"unknown kind '{kind}' (known: {', '.join(sorted(FILE_KINDS))})")
     try:

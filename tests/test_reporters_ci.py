@@ -206,3 +206,11 @@ def test_sarif_unknown_code_still_gets_an_entry():
     driver = doc["runs"][0]["tool"]["driver"]
     assert [r["id"] for r in driver["rules"]] == ["PL999"]
     assert "region" not in doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+
+
+def test_a_summary_that_cannot_be_written_is_said_not_a_crash(tmp_path):
+    out = io.StringIO()
+    github_reporter.report(Result([finding()], 1), out, summary_path=str(tmp_path))  # a folder
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("::error file=a.yaml,line=3,")
+    assert lines[-1].startswith("penguin-lint: warning: cannot write the job summary: ")

@@ -113,7 +113,10 @@ def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
     stream.write(f"penguin-lint: {_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} "
                  f"({_plural(result.files, 'file')} checked)\n")
     if summary is not None:
-        write_summary(summary_path, summary)
+        try:
+            write_summary(summary_path, summary)
+        except OSError as e:  # the findings are in the log; say why the summary is not
+            stream.write(f"penguin-lint: warning: cannot write the job summary: {sanitize(e.strerror or e)}\n")
 
 
 def _existing(path: str) -> int:
