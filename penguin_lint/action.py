@@ -217,11 +217,16 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
     sarif = env.get("PENGUIN_LINT_SARIF", "").strip()
     if sarif:
         sarif_path = os.path.abspath(os.path.join(cwd, sarif))
-        parent = os.path.dirname(sarif_path)
-        if parent:
-            os.makedirs(parent, exist_ok=True)
-        with open(sarif_path, "w", encoding="utf-8") as out:
-            sarif_reporter.report(shown, out, rules=rules)
+        try:
+            os.makedirs(os.path.dirname(sarif_path), exist_ok=True)
+            with open(sarif_path, "w", encoding="utf-8") as out:
+                sarif_reporter.report(shown, out, rules=rules)
+        except OSError as e:
+            # Asked for and not written: the upload after this step would have nothing.
+            print(f"::error title=penguin-lint::{github_reporter.escape_data(f'cannot write the sarif input {sarif}: {e.strerror or e}')}")
+            outputs["status"] = "error"
+            _set_outputs(env, outputs)
+            return 2
         outputs["sarif"] = sarif_path
     _set_outputs(env, outputs)
     return proc.returncode

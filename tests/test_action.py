@@ -226,14 +226,16 @@ def test_annotations_go_to_what_the_reviewer_can_act_on(tmp_path):
     assert run.summary[first:].startswith(f"### [{step_summary.md(BENCH)}]")
 
 
-def test_a_shallow_clone_says_what_to_fix(tmp_path):
+@pytest.mark.parametrize("base_fetched", [True, False], ids=["base one deep", "base not fetched"])
+def test_a_shallow_clone_says_what_to_fix(tmp_path, base_fetched):
     ws, write = pull_request(tmp_path)
     write({TASK: 'id = "CASE-001-one"\ntitle = "One"\n'})
     write({"packages/bench-a/CASE-001-one/rubric/README.md": "# better\n"}, "second")
     shallow = tmp_path / "shallow"
     # what actions/checkout does by default: one commit, and the base branch fetched one deep
     git(tmp_path, "clone", "-q", "--depth", "1", "--branch", "pr", f"file://{ws}", str(shallow))
-    git(shallow, "fetch", "-q", "--depth", "1", "origin", "main:refs/remotes/origin/main")
+    if base_fetched:
+        git(shallow, "fetch", "-q", "--depth", "1", "origin", "main:refs/remotes/origin/main")
     run = runner(shallow, tmp_path).lint()
     assert run.code == 2, run.stdout + run.stderr
     assert "Traceback" not in run.stderr
@@ -415,3 +417,13 @@ def test_readme_workflow_runs_in_a_pull_request(tmp_path):
     sarif = json.loads(Path(scan.outputs["sarif"]).read_text())
     assert Path(scan.outputs["sarif"]) == ws / "penguin-lint.sarif"
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["PL101"]
+
+
+def test_a_sarif_path_that_cannot_be_written_fails_the_step_with_one_error(tmp_path):
+    ws, write = pull_request(tmp_path)
+    write({"reports/keep": "a file where the SARIF folder should be\n"})
+    run = runner(ws, tmp_path, inputs={"sarif": "reports/keep/out.sarif"}).lint()
+    assert run.code == 2 and "Traceback" not in run.stderr
+    (cmd,) = run.commands()
+    assert cmd.startswith("::error title=penguin-lint::cannot write the sarif input reports/keep/out.sarif: ")
+    assert run.outputs["status"] == "error" and run.outputs["sarif"] == "" and run.outputs["errors"] == "0"
