@@ -46,6 +46,26 @@ def find_root(start: Path) -> Path:
     return start
 
 
+def _is_benchmark_root(d: Path) -> bool:
+    return (d / ".penguin-lint.toml").is_file() or any((d / m).is_dir() for m in _LAYOUT_MARKS)
+
+
+def root_for(cwd: Path, paths) -> Path:
+    """find_root(cwd); but when that is only a git repository and the paths
+    all lie in one benchmark repository inside it (the pre-commit hook runs
+    at the top of a repository that keeps its benchmarks in a folder), that
+    one."""
+    root = find_root(cwd)
+    if not paths or _is_benchmark_root(root):
+        return root
+    found = {find_root(Path(os.path.abspath(cwd / p)).parent) for p in paths}
+    if len(found) == 1:
+        inner = found.pop()
+        if _is_benchmark_root(inner) and root in inner.parents:
+            return inner
+    return root
+
+
 def fail(message: str) -> "click.exceptions.Exit":
     from penguin_lint.reporters import sanitize
 
@@ -95,7 +115,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     # (listings of tens of thousands of files) made big runs superlinear.
     gc.disable()
     cwd = Path.cwd()
-    root = (root if root is not None else find_root(cwd)).resolve()
+    root = (root if root is not None else root_for(cwd, paths)).resolve()
     if not root.is_dir():
         raise fail(f"root is not a folder: {root}")
     if all_ and (paths or diff_base):

@@ -238,3 +238,16 @@ def test_rule_docs_quote_code_once():
     out = lint(None, "rules", "PL303").output
     assert "``" not in out and "`summary.yaml`" in out
     assert all("``" not in r["doc"] for r in json.loads(lint(None, "rules", "--format", "json").output))
+
+
+def test_paths_in_a_benchmark_folder_of_a_git_repository(tmp_path, monkeypatch):
+    # The hook runs at the top of the git repository and names files under bench/.
+    top = tmp_path / "top"
+    write_repo(top / "bench", {BENCH: VALID[BENCH].replace('"1.0.0"', '"1.0"')}, VALID)
+    subprocess.run(["git", "init", "-q"], cwd=top, check=True)
+    monkeypatch.chdir(top)
+    proc = subprocess.run([sys.executable, "-m", "penguin_lint", "--format", "json", f"bench/{BENCH}"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert [(f["path"], f["line"], f["code"]) for f in doc["findings"]] == [(BENCH, 4, "PL203")]

@@ -152,6 +152,25 @@ def test_manual_hook_lints_the_whole_repository(target, env):
     assert f"{bench}:4:11: PL203" in proc.stdout
 
 
+def test_benchmarks_in_a_folder_of_the_repository(tmp_path, hook_repo, env):
+    path, sha = hook_repo
+    config = readme_config().replace(README_URL, str(path)).replace("<commit-sha>", sha)
+    top = tmp_path / "mono repo"
+    write_repo(top / "bench", {}, VALID)
+    (top / ".pre-commit-config.yaml").write_text(config)
+    (top / "README.md").write_text("# several things, the benchmarks in bench/\n")
+    run(top, "git", "init", "-q", "-b", "main", env=env)
+    run(top, "git", "add", "-A", env=env)
+    run(top, "git", "commit", "-q", "-m", "base", env=env)
+    run(top, sys.executable, "-m", "pre_commit", "install", env=env)
+    (top / "bench" / TASK).write_text('id = "CASE-001-one"\ntitle = "One"\n')
+    run(top, "git", "add", "-A", env=env)
+    proc = run(top, "git", "commit", "-m", "break", env=env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out
+    assert f"{TASK}:1:1: PL101 missing required field 'description'" in out
+
+
 def test_hook_definitions():
     hooks = {h["id"]: h for h in yaml.safe_load((PROJECT / ".pre-commit-hooks.yaml").read_text())}
     main, full = hooks["penguin-lint"], hooks["penguin-lint-all"]
