@@ -19,6 +19,7 @@ from typing import Callable, List, Optional
 
 from penguin_lint.reporters import sanitize, step_summary
 from penguin_lint.reporters.review_order import ordered
+from penguin_lint.reporters.step_summary import plural
 
 SHOWN_PER_LEVEL = 10  # what GitHub displays per step and severity
 
@@ -81,10 +82,6 @@ def annotated(findings) -> List:
     return shown
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
            summary_path: Optional[str] = None, blob_base: Optional[str] = None, **_):
     """``exists(path)`` tells whether a finding's file is there (findings
@@ -104,14 +101,14 @@ def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
         if summary is not None:
             where = ("the job summary lists as many as fit in GitHub's 1 MiB and "
                      if step_summary.CUT_NOTE in summary else "the job summary lists them all and ")
-        stream.write(f"::notice title=penguin-lint::{_plural(hidden, 'more finding')} than GitHub annotates "
+        stream.write(f"::notice title=penguin-lint::{plural(hidden, 'more finding')} than GitHub annotates "
                      f"({SHOWN_PER_LEVEL} errors and {SHOWN_PER_LEVEL} warnings per step): "
                      f"{where}the log prints every one\n")
     for f in result.findings:
         for line in log_lines(f):
             stream.write(line + "\n")
-    stream.write(f"penguin-lint: {_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} "
-                 f"({_plural(result.files, 'file')} checked)\n")
+    stream.write(f"penguin-lint: {plural(result.errors, 'error')}, {plural(result.warnings, 'warning')} "
+                 f"({plural(result.files, 'file')} checked)\n")
     if summary is not None:
         try:
             write_summary(summary_path, summary)

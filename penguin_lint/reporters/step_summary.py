@@ -29,7 +29,7 @@ def md(text) -> str:
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in sanitize(text))
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
@@ -56,11 +56,11 @@ def render(result, findings, blob_base: Optional[str] = None,
     their first finding); ``blob_base`` is ``<server>/<owner>/<repo>/blob/<sha>``
     or None for no links."""
     e, w = result.errors, result.warnings
-    files = _plural(result.files, "file") + " checked"
+    files = plural(result.files, "file") + " checked"
     head = "## penguin-lint\n\n"
     if not findings:
         return head + f"All checks passed ({files}).\n\n"
-    parts = [head + f"**{_plural(e, 'error')}, {_plural(w, 'warning')}** ({files})\n\n"]
+    parts = [head + f"**{plural(e, 'error')}, {plural(w, 'warning')}** ({files})\n\n"]
     used = _size(parts[0])
     shown = 0
     cut = False
@@ -70,8 +70,8 @@ def render(result, findings, blob_base: Optional[str] = None,
         name = md(path) if path else "(repository)"
         title = f"[{name}]({url})" if url else name
         ge = sum(1 for f in group if f.severity == "error")
-        counts = ", ".join(c for c in (_plural(ge, "error") if ge else "",
-                                       _plural(len(group) - ge, "warning") if len(group) > ge else "") if c)
+        counts = ", ".join(c for c in (plural(ge, "error") if ge else "",
+                                       plural(len(group) - ge, "warning") if len(group) > ge else "") if c)
         section = (f"### {title}\n\n" if not missing else f"### {title} (missing)\n\n") \
             + f"{counts}\n\n| | line | rule | message |\n|---|---|---|---|\n"
         rows = []
@@ -99,7 +99,7 @@ def render(result, findings, blob_base: Optional[str] = None,
         if cut:
             break
     if cut:
-        parts.append(f"**{_plural(len(findings) - shown, 'more finding')} {CUT_NOTE}** "
+        parts.append(f"**{plural(len(findings) - shown, 'more finding')} {CUT_NOTE}** "
                      f"The step's log prints every finding.\n\n")
     return "".join(parts)
 
