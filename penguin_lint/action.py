@@ -1,4 +1,4 @@
-"""The GitHub Action's step: ``python -m penguin_lint.action``.
+"""The GitHub Action's step: ``python -I -m penguin_lint.action``.
 
 Inputs arrive as environment variables (``action.yml`` maps each input into
 ``env:``; none is pasted into a shell script, so a branch name or a select
@@ -8,16 +8,23 @@ list can never run as code):
                           request's base branch, the commit before a push,
                           else the default branch)
     PENGUIN_LINT_ALL      "true": lint the whole repository
+    PENGUIN_LINT_NEW_ONLY "true": report only findings the change introduced,
+                          in touched files too
     PENGUIN_LINT_STRICT   "true": warnings fail the step too
     PENGUIN_LINT_SELECT   rule codes or prefixes, comma or space separated
     PENGUIN_LINT_IGNORE   idem
     PENGUIN_LINT_SARIF    write a SARIF file here (for code-scanning upload)
     PENGUIN_LINT_PATH     folder to run in (default: the workspace)
 
-The linter runs once (JSON); annotations, the step summary and SARIF are
-all made from that one result. Writes ``errors``, ``warnings`` and ``sarif``
-to ``$GITHUB_OUTPUT``. Exit status is the linter's: 0, 1 on errors (or
-warnings with strict), 2 on a failure of the tool or git.
+The working directory is the pull request's checkout, which may hold a
+``penguin_lint/``, ``json.py`` or ``click.py`` of its own: every Python
+process is started in isolated mode (``-I``), so only installed code runs.
+
+The linter runs once (JSON); annotations, the step summary and SARIF are all
+made from that one result, with paths named from the repository root. Writes
+``errors``, ``warnings``, ``sarif`` and ``status`` to ``$GITHUB_OUTPUT``,
+and a step summary even when the linter cannot run. Exit status is the
+linter's: 0, 1 on errors (or warnings with strict), 2 when it cannot run.
 """
 from __future__ import annotations
 
@@ -27,9 +34,33 @@ import re
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 from typing import Dict, List, Optional
 
 TRUE = ("1", "true", "yes", "on")
+
+#: What to do about a failure, by what its message says (first match wins).
+FIXES = (
+    (r"shallow clone",
+     "the checkout lacks the history to find the merge base: give `actions/checkout` "
+     "`fetch-depth: 0` (or fetch the base branch before this step)."),
+    (r"(unknown|invalid) git revision|no merge base|no common history",
+     "check the `base` input, and fetch the base branch: `actions/checkout` with `fetch-depth: 0`."),
+    (r"no default branch",
+     "set the `base` input to the branch to compare with."),
+    (r"not a git repository|outside the git work tree|without a work tree",
+     "run `actions/checkout` before penguin-lint, or set the `path` input to the checkout "
+     "(or `all: true` to lint without git)."),
+    (r"git is not",
+     "install git on the runner."),
+    (r"\.penguin-lint\.toml",
+     "fix `.penguin-lint.toml` (the README's Configuration section lists its settings); "
+     "`penguin-lint --all` checks it locally."),
+    (r"^path input",
+     "set the `path` input to a folder of the checkout."),
+)
+DEFAULT_FIX = ("run `penguin-lint` locally with the same options to see the error; an exit status "
+               "other than 0, 1 or 2 is a bug in penguin-lint.")
 
 
 def _flag(env: Dict[str, str], name: str) -> bool:
@@ -42,23 +73,27 @@ def _codes(value: str) -> str:
 
 def base_ref(env: Dict[str, str]) -> Optional[str]:
     """The ref to compare with, as GitHub describes the run."""
+    from penguin_lint.github_run import event
+
     if env.get("PENGUIN_LINT_BASE", "").strip():
         return env["PENGUIN_LINT_BASE"].strip()
     if env.get("GITHUB_BASE_REF"):  # pull_request events
         return f"origin/{env['GITHUB_BASE_REF']}"
-    if env.get("GITHUB_EVENT_NAME") == "push" and env.get("GITHUB_EVENT_PATH"):
-        try:
-            with open(env["GITHUB_EVENT_PATH"], encoding="utf-8") as fh:
-                before = json.load(fh).get("before") or ""
-        except (OSError, ValueError, AttributeError):
-            before = ""
-        if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", before) and set(before) != {"0"}:
+    if env.get("GITHUB_EVENT_NAME") == "push":
+        before = event(env).get("before") or ""
+        if isinstance(before, str) and re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", before) \
+                and set(before) != {"0"}:
             return before
     return None  # the linter picks the default branch
 
 
-def command(env: Dict[str, str], json_out: str) -> List[str]:
-    args = [sys.executable, "-m", "penguin_lint", "--format", "json", "--output", json_out, "--color", "never"]
+def command(env: Dict[str, str], json_out: str, root: Optional[Path] = None) -> List[str]:
+    # -I: neither the working directory (the pull request) nor PYTHON* variables
+    # reach sys.path.
+    args = [sys.executable, "-I", "-m", "penguin_lint", "--format", "json", "--output", json_out,
+            "--color", "never"]
+    if root is not None:
+        args.append(f"--root={root}")
     if _flag(env, "PENGUIN_LINT_ALL"):
         args.append("--all")
     else:
@@ -71,6 +106,8 @@ def command(env: Dict[str, str], json_out: str) -> List[str]:
             args.append(f"{opt}={codes}")
     if _flag(env, "PENGUIN_LINT_STRICT"):
         args.append("--strict")
+    if _flag(env, "PENGUIN_LINT_NEW_ONLY") and not _flag(env, "PENGUIN_LINT_ALL"):
+        args.append("--new-only")
     return args
 
 
@@ -78,54 +115,123 @@ def _set_outputs(env: Dict[str, str], values: Dict[str, str]) -> None:
     path = env.get("GITHUB_OUTPUT")
     if not path:
         return
-    with open(path, "a", encoding="utf-8") as out:
-        for key, value in values.items():
-            out.write(f"{key}={value}\n")  # values are numbers and a path without newlines
+    try:
+        with open(path, "a", encoding="utf-8", errors="replace") as out:
+            for key, value in values.items():
+                value = re.sub(r"[\r\n]", "", value)  # one line per output: a value cannot add another
+                out.write(f"{key}={value}\n")
+    except OSError as e:
+        print(f"penguin-lint: warning: cannot write the step's outputs: {e.strerror or e}")
+
+
+def fix_for(message: str) -> str:
+    for pattern, fix in FIXES:
+        if re.search(pattern, message):
+            return fix
+    return DEFAULT_FIX
+
+
+def _relay(stderr: str) -> None:
+    """The linter's stderr, line by line, so that no line can act as a
+    workflow command."""
+    from penguin_lint.reporters import safe_line
+
+    for line in stderr.splitlines():
+        sys.stderr.write(safe_line(line) + "\n")
+
+
+def _failed(env: Dict[str, str], message: str) -> int:
+    from penguin_lint.github_run import summary_path
+    from penguin_lint.reporters import github_reporter, step_summary
+
+    print(f"::error title=penguin-lint::{github_reporter.escape_data(message)}")
+    fix = fix_for(message)
+    print(f"penguin-lint: fix: {github_reporter.escape_data(re.sub(r'`', '', fix))}")
+    summary = summary_path(env)
+    if summary:
+        try:
+            github_reporter.write_summary(summary, step_summary.render_failure(message, fix))
+        except OSError as e:
+            print(f"penguin-lint: warning: cannot write the job summary: {e.strerror or e}")
+    # Counts are unknown, not zero: a workflow testing `errors == '0'` must not pass.
+    _set_outputs(env, {"errors": "", "warnings": "", "sarif": "", "status": "error"})
+    return 2
+
+
+def _last_line(text: str, default: str) -> str:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    msg = lines[-1] if lines else default
+    return re.sub(r"^penguin-lint: error: ", "", msg)
 
 
 def main(env: Optional[Dict[str, str]] = None) -> int:
-    from penguin_lint.reporters import github_reporter, safe_line, sarif_reporter
+    from penguin_lint.cli import find_root
+    from penguin_lint.github_run import blob_base, relocate, repository_prefix, summary_path
+    from penguin_lint.reporters import github_reporter, sarif_reporter
 
     env = dict(os.environ if env is None else env)
     cwd = env.get("PENGUIN_LINT_PATH", "").strip() or "."
-    fd, json_out = tempfile.mkstemp(prefix="penguin-lint-", suffix=".json")
+    if not os.path.isdir(cwd):
+        return _failed(env, f"path input is not a folder of the checkout: {cwd}")
+    root = find_root(Path(os.path.abspath(cwd)))
+    fd, json_out = tempfile.mkstemp(prefix="penguin-lint-", suffix=".json", dir=env.get("RUNNER_TEMP") or None)
     os.close(fd)
     try:
-        proc = subprocess.run(command(env, json_out), cwd=cwd, env=env, stderr=subprocess.PIPE,
-                              stdin=subprocess.DEVNULL)
+        try:
+            proc = subprocess.run(command(env, json_out, root), cwd=cwd, env=env, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL)
+        except OSError as e:
+            return _failed(env, f"cannot start penguin-lint: {e}")
         err = proc.stderr.decode("utf-8", "replace")
-        for line in err.splitlines():
-            # into the job's log: no line may start a workflow command
-            sys.stderr.write(safe_line(line) + "\n")
+        _relay(err)
         if proc.returncode not in (0, 1):
-            lines = [ln for ln in err.splitlines() if ln.strip()]
-            msg = lines[-1] if lines else f"penguin-lint exited with status {proc.returncode}"
-            print(f"::error title=penguin-lint::{github_reporter.escape_data(msg)}")
-            return 2
-        with open(json_out, encoding="utf-8") as fh:
-            doc = json.load(fh)
+            return _failed(env, _last_line(err, f"penguin-lint exited with status {proc.returncode}"))
+        try:
+            with open(json_out, encoding="utf-8") as fh:
+                doc = json.load(fh)
+        except (OSError, ValueError) as e:
+            return _failed(env, f"penguin-lint wrote no readable report: {e}")
     finally:
         os.unlink(json_out)
+
+    from dataclasses import fields
 
     from penguin_lint.engine import Result
     from penguin_lint.findings import Finding
     from penguin_lint.rules import all_rules
 
-    result = Result([Finding(**f) for f in doc["findings"]], doc["summary"]["files"],
-                    omitted=doc["summary"].get("omitted", 0))
+    # Only the fields a Finding has: a newer report may carry more.
+    known = {f.name for f in fields(Finding)}
+    result = Result([Finding(**{k: v for k, v in f.items() if k in known}) for f in doc["findings"]],
+                    doc["summary"]["files"], omitted=doc["summary"].get("omitted", 0),
+                    compared_with=doc["summary"].get("compared_with"),
+                    hidden=doc["summary"].get("hidden", 0),
+                    no_changes=doc["summary"].get("no_changes", False))
+    # Existence is asked of the linted tree, by the path the linter reported.
+    exists = {f.path: os.path.lexists(root / f.path) for f in result.findings if f.path}
+    prefix = repository_prefix(root, env)
+    shown = relocate(result, prefix)
+    exists = {prefix + p: v for p, v in exists.items()}
     rules = {r.code: r for r in all_rules()}
-    github_reporter.report(result, sys.stdout, rules=rules)
+    github_reporter.report(shown, sys.stdout, exists=lambda p: exists.get(p, True),
+                           summary_path=summary_path(env), blob_base=blob_base(env))
     sys.stdout.flush()
-    outputs = {"errors": str(result.errors), "warnings": str(result.warnings)}
+    outputs = {"errors": str(result.errors), "warnings": str(result.warnings), "sarif": "",
+               "status": "failed" if proc.returncode else "passed"}
     sarif = env.get("PENGUIN_LINT_SARIF", "").strip()
     if sarif:
         sarif_path = os.path.abspath(os.path.join(cwd, sarif))
-        parent = os.path.dirname(sarif_path)
-        if parent:
-            os.makedirs(parent, exist_ok=True)
-        with open(sarif_path, "w", encoding="utf-8") as out:
-            sarif_reporter.report(result, out, rules=rules)
-        outputs["sarif"] = re.sub(r"[\r\n]", "", sarif_path)
+        try:
+            os.makedirs(os.path.dirname(sarif_path), exist_ok=True)
+            with open(sarif_path, "w", encoding="utf-8") as out:
+                sarif_reporter.report(shown, out, rules=rules)
+        except OSError as e:
+            # Asked for and not written: the upload after this step would have nothing.
+            print(f"::error title=penguin-lint::{github_reporter.escape_data(f'cannot write the sarif input {sarif}: {e.strerror or e}')}")
+            outputs["status"] = "error"
+            _set_outputs(env, outputs)
+            return 2
+        outputs["sarif"] = sarif_path
     _set_outputs(env, outputs)
     return proc.returncode
 

@@ -48,6 +48,26 @@ def find_root(start: Path) -> Path:
     return start
 
 
+def _is_benchmark_root(d: Path) -> bool:
+    return (d / ".penguin-lint.toml").is_file() or any((d / m).is_dir() for m in _LAYOUT_MARKS)
+
+
+def root_for(cwd: Path, paths) -> Path:
+    """find_root(cwd); but when that is only a git repository and the paths
+    all lie in one benchmark repository inside it (the pre-commit hook runs
+    at the top of a repository that keeps its benchmarks in a folder), that
+    one."""
+    root = find_root(cwd)
+    if not paths or _is_benchmark_root(root):
+        return root
+    found = {find_root(Path(os.path.abspath(cwd / p)).parent) for p in paths}
+    if len(found) == 1:
+        inner = found.pop()
+        if _is_benchmark_root(inner) and root in inner.parents:
+            return inner
+    return root
+
+
 def fail(message: str) -> "click.exceptions.Exit":
     # Messages quote configuration and file names from the pull request:
     # say() escapes them, so they cannot drive a terminal or forge a CI log line.
@@ -101,11 +121,14 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     # (listings of tens of thousands of files) made big runs superlinear.
     gc.disable()
     cwd = Path.cwd()
-    root = (root if root is not None else find_root(cwd)).resolve()
+    root = (root if root is not None else root_for(cwd, paths)).resolve()
     if not root.is_dir():
         raise fail(f"root is not a folder: {root}")
     if all_ and (paths or diff_base):
         raise fail("--all cannot be combined with paths or --diff-base")
+    if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
+        # Said before the run, not after it.
+        raise fail(f"cannot write --output {output}: No such file or directory")
     if kind is not None and kind not in FILE_KINDS:
         raise fail(f"unknown kind '{kind}' (known: {', '.join(sorted(FILE_KINDS))})")
     if all_ and new_only:
@@ -207,11 +230,23 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             base_tree.close()
 
     reporter = get_reporter(fmt)
-    stream = open(output, "w", encoding="utf-8") if output else sys.stdout
+    options = {"rules": {r.code: r for r in all_rules()}}
+    if fmt in ("github", "sarif"):
+        from penguin_lint.github_run import blob_base, relocate, repository_prefix, summary_path
+
+        # GitHub names files from the repository root, not from a subfolder.
+        prefix = repository_prefix(root, dict(os.environ))
+        if fmt == "github":
+            options.update(exists=lambda p: repo.entry(p[len(prefix):]) is not None,
+                           summary_path=summary_path(os.environ), blob_base=blob_base(os.environ))
+        result = relocate(result, prefix)
     try:
-        use_color = color == "always" or (
-            color == "auto" and not output and stream.isatty() and "NO_COLOR" not in os.environ)
-        reporter(result, stream, color=use_color, rules={r.code: r for r in all_rules()})
+        stream = open(output, "w", encoding="utf-8") if output else sys.stdout
+    except OSError as e:
+        raise fail(f"cannot write --output {output}: {e.strerror or e}")
+    try:
+        options["color"] = use_color(color, stream if not output else None)
+        reporter(result, stream, **options)
     finally:
         if output:
             stream.close()
@@ -292,6 +327,23 @@ def _compared(base_repo) -> str:
     return f"{base_repo.label} ({commit[:7]})" if commit else f"{base_repo.label} (no commit yet)"
 
 
+def use_color(choice: str, stream) -> bool:
+    """--color always/never wins; auto colours a terminal, and follows
+    NO_COLOR (non-empty: never) before FORCE_COLOR (non-empty: always, as
+    CI logs that render colour ask). A file given with --output (stream
+    None) is never coloured by auto."""
+    if choice != "auto":
+        return choice == "always"
+    if stream is None or os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def _relative(p: str, cwd: Path, root: Path) -> Optional[str]:
     ap = Path(os.path.abspath(cwd / p))
     try:
@@ -302,22 +354,30 @@ def _relative(p: str, cwd: Path, root: Path) -> Optional[str]:
     return "" if s == "." else s
 
 
-@click.command("rules")
+@click.command("rules", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("code", required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rules_cmd(code, fmt):
-    """List the rules, or explain one with a bad and a good example."""
+    """List the rules, or explain one with a bad and a good example.
+
+    CODE is a rule code (PL303) to explain, or a prefix (PL3) to list.
+    """
     from penguin_lint.rules import all_rules, get_rule
     from penguin_lint.rules.docs import explain, rules_json, rules_table
 
+    rules = all_rules()
     if code:
         try:
-            rule = get_rule(code)
+            rule = get_rule(code.strip())
         except KeyError:
-            raise fail(f"unknown rule '{code}' (see `penguin-lint rules`)")
-        show(explain(rule))
-        return
-    rules = all_rules()
+            rule = None
+        if rule is not None and fmt == "text":
+            show(explain(rule))
+            return
+        prefix = code.strip().upper()
+        rules = [rule] if rule is not None else [r for r in rules if r.code.startswith(prefix)]
+        if not rules:
+            raise fail(f"unknown rule code or prefix '{code}' (see `penguin-lint rules`)")
     if fmt == "json":
         show(rules_json(rules))
     else:

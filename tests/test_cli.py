@@ -193,3 +193,62 @@ def test_a_leaderboard_cut_into_chunks_reports_the_same(tmp_path, monkeypatch):
     assert whole.output == chunked.output == forked.output
     assert whole.at("PL303") == [("experiments/lb/exp-5/test/summary.yaml", 2)]
     assert whole.at("PL306") == []  # every experiment is referenced, in every chunk
+
+
+def test_colour_follows_no_color_and_force_color(repo, monkeypatch):
+    root = repo({BENCH: None})
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert "\x1b[31m" in lint(root, "--all", fmt="text").output  # not a terminal, yet forced
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b[" not in lint(root, "--all", fmt="text").output  # NO_COLOR wins
+    assert "\x1b[31m" in lint(root, "--all", "--color", "always", fmt="text").output  # the flag wins
+    monkeypatch.setenv("NO_COLOR", "")  # empty means unset (no-color.org)
+    assert "\x1b[31m" in lint(root, "--all", fmt="text").output
+    monkeypatch.delenv("FORCE_COLOR")
+    assert "\x1b[" not in lint(root, "--all", fmt="text").output
+
+
+def test_output_into_a_missing_folder_is_one_line_exit_2(repo, tmp_path):
+    target = tmp_path / "no" / "such" / "report.json"
+    run = lint(repo(), "--all", "--output", str(target))
+    assert run.code == 2 and run.output == ""
+    assert run.stderr == f"penguin-lint: error: cannot write --output {target}: No such file or directory\n"
+    ok = tmp_path / "report.json"
+    assert lint(repo(), "--all", "--output", str(ok)).code == 0
+    assert json.loads(ok.read_text())["summary"]["errors"] == 0
+
+
+def test_rules_take_a_prefix_and_help():
+    run = lint(None, "rules", "PL3")
+    assert run.code == 0
+    codes = [ln.split()[0] for ln in run.output.splitlines()]
+    assert codes == [f"PL30{i}" for i in range(1, 9)]
+    assert [r["code"] for r in json.loads(lint(None, "rules", "pl60", "--format", "json").output)] \
+        == [f"PL60{i}" for i in range(1, 8)]
+    assert lint(None, "rules", "pl303").output.startswith("PL303 summary-mismatch (error)")
+    for flag in ("-h", "--help"):
+        proc = subprocess.run([sys.executable, "-m", "penguin_lint", "rules", flag], capture_output=True, text=True)
+        assert proc.returncode == 0 and proc.stdout.startswith("Usage: penguin-lint rules [OPTIONS] [CODE]")
+        assert "PL3" in proc.stdout
+    run = lint(None, "rules", "PL9")
+    assert run.code == 2 and "unknown rule code or prefix 'PL9'" in run.stderr
+
+
+def test_rule_docs_quote_code_once():
+    out = lint(None, "rules", "PL303").output
+    assert "``" not in out and "`summary.yaml`" in out
+    assert all("``" not in r["doc"] for r in json.loads(lint(None, "rules", "--format", "json").output))
+
+
+def test_paths_in_a_benchmark_folder_of_a_git_repository(tmp_path, monkeypatch):
+    # The hook runs at the top of the git repository and names files under bench/.
+    top = tmp_path / "top"
+    write_repo(top / "bench", {BENCH: VALID[BENCH].replace('"1.0.0"', '"1.0"')}, VALID)
+    subprocess.run(["git", "init", "-q"], cwd=top, check=True)
+    monkeypatch.chdir(top)
+    proc = subprocess.run([sys.executable, "-m", "penguin_lint", "--format", "json", f"bench/{BENCH}"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert [(f["path"], f["line"], f["code"]) for f in doc["findings"]] == [(BENCH, 4, "PL203")]

@@ -293,5 +293,5 @@ def test_one_unit_off_in_the_last_decimal_is_a_mismatch(scores, d, sign):
     off = float(format(mean, f".{d}f")) + sign * 10.0 ** -d
     # An exact tie (0.515 to 2 decimals) is half a unit from both neighbours: either agrees.
     assume(abs(abs(off - mean) - 0.5 * 10.0 ** -d) > 1e-9)
-    expected = abs(off - mean) > max(1e-6 * abs(mean), 1e-9)  # unless the tolerance is looser
+    expected = abs(off - mean) > max(1e-6 * max(abs(mean), abs(off)), 1e-9)  # unless the tolerance is looser
     assert agrees(off, mean, d) is not expected

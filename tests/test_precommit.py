@@ -7,12 +7,14 @@ for the module.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 pytest.importorskip("pre_commit")
 
@@ -59,20 +61,33 @@ def hook_repo(tmp_path_factory, env):
     return dest, sha
 
 
+README_URL = "https://github.com/<owner>/penguin-lint"
+
+
+def readme_config() -> str:
+    """The README's .pre-commit-config.yaml, as a user copies it."""
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if b.startswith("repos:")]
+    return block
+
+
+def test_readme_snippet_pins_a_commit_and_says_where_the_url_goes():
+    config = yaml.safe_load(readme_config())
+    (repo,) = config["repos"]
+    assert repo["repo"] == README_URL and repo["rev"] == "<commit-sha>"
+    assert [h["id"] for h in repo["hooks"]] == ["penguin-lint", "penguin-lint-all"]
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    assert "v0.1.0" not in readme and "Prism-Shadow" not in readme
+
+
 @pytest.fixture
 def target(tmp_path, hook_repo, env):
     path, sha = hook_repo
-    root = write_repo(tmp_path / "bench repo", {
-        ".pre-commit-config.yaml": f"""\
-            repos:
-              - repo: {path}
-                rev: {sha}
-                hooks:
-                  - id: penguin-lint
-                  - id: penguin-lint-all
-            """,
-        "README.md": "# benchmarks\n",
-    }, VALID)
+    # The README's snippet, with this checkout's copy as the repository and its commit as rev.
+    config = readme_config().replace(README_URL, str(path)).replace("<commit-sha>", sha)
+    assert yaml.safe_load(config)["repos"][0]["rev"] == sha
+    root = write_repo(tmp_path / "bench repo", {"README.md": "# benchmarks\n"}, VALID)
+    (root / ".pre-commit-config.yaml").write_text(config)
     run(root, "git", "init", "-q", "-b", "main", env=env)
     run(root, "git", "add", "-A", env=env)
     run(root, "git", "commit", "-q", "-m", "base", env=env)
@@ -137,9 +152,26 @@ def test_manual_hook_lints_the_whole_repository(target, env):
     assert f"{bench}:4:11: PL203" in proc.stdout
 
 
-def test_hook_definitions():
-    import yaml
+def test_benchmarks_in_a_folder_of_the_repository(tmp_path, hook_repo, env):
+    path, sha = hook_repo
+    config = readme_config().replace(README_URL, str(path)).replace("<commit-sha>", sha)
+    top = tmp_path / "mono repo"
+    write_repo(top / "bench", {}, VALID)
+    (top / ".pre-commit-config.yaml").write_text(config)
+    (top / "README.md").write_text("# several things, the benchmarks in bench/\n")
+    run(top, "git", "init", "-q", "-b", "main", env=env)
+    run(top, "git", "add", "-A", env=env)
+    run(top, "git", "commit", "-q", "-m", "base", env=env)
+    run(top, sys.executable, "-m", "pre_commit", "install", env=env)
+    (top / "bench" / TASK).write_text('id = "CASE-001-one"\ntitle = "One"\n')
+    run(top, "git", "add", "-A", env=env)
+    proc = run(top, "git", "commit", "-m", "break", env=env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out
+    assert f"{TASK}:1:1: PL101 missing required field 'description'" in out
 
+
+def test_hook_definitions():
     hooks = {h["id"]: h for h in yaml.safe_load((PROJECT / ".pre-commit-hooks.yaml").read_text())}
     main, full = hooks["penguin-lint"], hooks["penguin-lint-all"]
     assert main["language"] == full["language"] == "python"

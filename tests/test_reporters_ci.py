@@ -14,7 +14,8 @@ import yaml
 
 from penguin_lint.engine import Result
 from penguin_lint.findings import Finding
-from penguin_lint.reporters import github_reporter, sarif_reporter
+from penguin_lint import github_run
+from penguin_lint.reporters import github_reporter, sarif_reporter, step_summary
 from penguin_lint.rules import all_rules
 from tests.conftest import VALID, lint, write_repo
 
@@ -37,8 +38,12 @@ def github(findings, files=1):
 
 
 def commands(text):
-    """Lines the runner would read as workflow commands."""
-    return [ln for ln in re.split(r"\r\n|\r|\n", text) if ln.startswith("::")]
+    """Lines the runner would read as annotations (it strips leading blanks)."""
+    return [ln for ln in re.split(r"\r\n|\r|\n", text) if ln.lstrip().startswith(("::error", "::warning", "::notice"))]
+
+
+def log_lines(text):
+    return [ln for ln in text.splitlines() if ln.startswith(("error: ", "warning: "))]
 
 
 # -- github --------------------------------------------------------------------
@@ -78,28 +83,90 @@ def test_col_only_when_the_finding_is_on_one_line():
     assert "::error file=a.yaml,title=PL201 id-mismatch::m" in none
 
 
-def test_errors_first_notice_and_step_summary(tmp_path, monkeypatch):
+def test_review_order_spends_the_ten_annotations_on_what_can_be_acted_on(tmp_path):
+    summary = tmp_path / "summary.md"
+    missing = [finding(path=f"m{i}/rubric/README.md", line=None, column=None, scope="touched") for i in range(12)]
+    dependent = [finding(path="lb.yaml", line=7, scope="dependent", message=f"dep {i}") for i in range(3)]
+    file_level = [finding(path="big.yaml", line=None, column=None, scope="touched", code="PL004",
+                          name="file-too-large")]
+    warnings = [finding(severity="warning", code="PL104", name="unknown-field", path=f"w{i}.yaml",
+                        scope="touched") for i in range(12)]
+    lined = [finding(path="t.yaml", line=4, scope="touched", message="wrong version")]
+    findings = missing + dependent + file_level + warnings + lined
+    out = io.StringIO()
+    github_reporter.report(Result(findings, 40), out, exists=lambda p: not p.endswith("rubric/README.md"),
+                           summary_path=str(summary))
+    text = out.getvalue()
+    cmds = commands(text)
+    errors = [c for c in cmds if c.startswith("::error")]
+    assert len(errors) == 10 and len([c for c in cmds if c.startswith("::warning")]) == 10
+    assert "file=t.yaml,line=4," in errors[0]          # 1. a line in a touched file
+    assert "file=big.yaml,title=PL004" in errors[1]     # 2. a touched file, no line
+    assert all("file=lb.yaml,line=7" in c for c in errors[2:5])  # 3. dependents
+    assert all("rubric/README.md" in c for c in errors[5:])      # 4. missing files
+    assert cmds[-1] == ("::notice title=penguin-lint::9 more findings than GitHub annotates (10 errors and "
+                        "10 warnings per step): the job summary lists them all and the log prints every one")
+    # the log prints every finding, none of them a workflow command
+    assert len(log_lines(text)) == len(findings)
+    assert text.rstrip().endswith("penguin-lint: 17 errors, 12 warnings (40 files checked)")
+    md = summary.read_text()
+    assert md.startswith("## penguin-lint\n\n**17 errors, 12 warnings** (40 files checked)")
+    headings = re.findall(r"^### (.*)$", md, re.M)
+    # files in review order: lines in touched files (errors, then warnings), ...
+    assert headings[:2] == ["t\\.yaml", "w0\\.yaml"] and headings[13:15] == ["big\\.yaml", "lb\\.yaml"]
+    assert headings[15] == "m0/rubric/README\\.md (missing)" and len(headings) == 27
+    assert md.count("| :x: |") == 17 and md.count("| :warning: |") == 12
+
+
+def test_one_file_and_a_clean_run_read_right(tmp_path):
+    out = github([finding()], files=1)
+    assert out.rstrip().endswith("penguin-lint: 1 error, 0 warnings (1 file checked)")
+    summary = tmp_path / "s.md"
+    out = io.StringIO()
+    github_reporter.report(Result([], 3), out, summary_path=str(summary))
+    assert out.getvalue() == "penguin-lint: 0 errors, 0 warnings (3 files checked)\n"
+    assert summary.read_text() == "## penguin-lint\n\nAll checks passed (3 files checked).\n\n"
+
+
+def test_summary_escapes_and_links(tmp_path):
+    f = finding(path="dir (x)/a b#c.yaml", message="a | b <img src=x> [l](http://x) `c`", hint="h*")
+    md = step_summary.render(Result([f], 1), [f], blob_base="https://github.com/o/r/blob/" + "1" * 40)
+    url = "https://github.com/o/r/blob/" + "1" * 40 + "/dir%20%28x%29/a%20b%23c.yaml"
+    assert f"### [dir \\(x\\)/a b\\#c\\.yaml]({url})\n" in md
+    assert f"| :x: | [3]({url}#L3) | PL201 id\\-mismatch | a \\| b \\<img src=x\\> \\[l\\]\\(http://x\\) \\`c\\`<br>*hint:* h\\* |" in md
+
+
+def test_summary_stays_under_its_budget():
+    findings = [finding(path=f"f{i // 10}.yaml", line=i + 1, message="m" * 200) for i in range(100)]
+    md = step_summary.render(Result(findings, 10), findings, budget=8000)
+    assert len(md.encode()) <= 8000
+    shown = md.count("| :x: |")
+    assert 0 < shown < 100
+    assert f"**{100 - shown} more findings not listed: GitHub caps a step summary at 1 MiB.**" in md
+
+
+def test_links_only_from_what_github_says():
+    env = {"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": "b" * 40}
+    assert github_run.blob_base(env) == "https://github.com/o/r/blob/" + "b" * 40
+    for bad in ({"GITHUB_SERVER_URL": "javascript:alert(1)//"}, {"GITHUB_REPOSITORY": "o/r) [x](y"},
+                {"GITHUB_SHA": "HEAD"}):
+        assert github_run.blob_base({**env, **bad}) is None
+
+
+def test_format_github_from_the_cli_in_a_subfolder(tmp_path, monkeypatch):
+    root = write_repo(tmp_path / "top" / "bench", {TASK: 'id = "CASE-001-one"\ntitle = "One"\n'}, VALID)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path / "top", check=True)
     summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    warnings = [finding(severity="warning", code="PL104", name="unknown-field", path=f"w{i}.yaml") for i in range(12)]
-    errors = [finding(path=f"e{i}.yaml", message="a | b <img src=x> [l](http://x) `c`") for i in range(12)]
-    out = github(warnings + errors, files=24)
-    cmds = commands(out)
-    assert [c.split(" ", 1)[0] for c in cmds[:24]] == ["::error"] * 12 + ["::warning"] * 12
-    assert cmds[24].startswith("::notice ") and "4 more findings" in cmds[24] and "job summary" in cmds[24]
-    md = summary.read_text()
-    assert md.startswith("## penguin-lint\n")
-    assert "**12 errors, 12 warnings**" in md
-    rows = [ln for ln in md.splitlines() if ln.startswith("| :")]
-    assert len(rows) == 24 and rows[0].startswith("| :x: | e0\\.yaml | 3 |")
-    assert "a \\| b \\<img src=x\\> \\[l\\]\\(http://x\\) \\`c\\`" in rows[0]
-
-
-def test_clean_run_writes_a_clean_summary(tmp_path, monkeypatch):
-    summary = tmp_path / "s.md"
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    assert commands(github([], files=3)) == []
-    assert "All checks passed (3 files checked)." in summary.read_text()
+    run = lint(root, "--all", fmt="github")
+    assert run.code == 1
+    assert commands(run.output)[0].startswith(f"::error file=bench/{TASK},line=1,col=1,")
+    assert f"### bench/{github_reporter.step_summary.md(TASK)}" in summary.read_text().replace("bench\\/", "bench/")
+    sarif = json.loads(lint(root, "--all", fmt="sarif").output)
+    assert sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] \
+        == f"bench/{TASK}"
+    # the JSON report keeps paths from the linted root
+    assert json.loads(lint(root, "--all").output)["findings"][0]["path"] == TASK
 
 
 # -- sarif ---------------------------------------------------------------------
@@ -141,145 +208,9 @@ def test_sarif_unknown_code_still_gets_an_entry():
     assert "region" not in doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
 
 
-# -- the GitHub Action -----------------------------------------------------------
-
-ACTION = yaml.safe_load((PROJECT / "action.yml").read_text(encoding="utf-8"))
-EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
-
-
-def test_action_is_composite_and_keeps_inputs_out_of_scripts():
-    assert ACTION["runs"]["using"] == "composite"
-    assert {"base", "strict", "select", "ignore", "sarif"} <= set(ACTION["inputs"])
-    steps = ACTION["runs"]["steps"]
-    assert steps[0]["uses"].startswith("actions/setup-python@")
-    for step in steps:
-        assert "${{" not in step.get("run", ""), step["name"]
-    env = next(s for s in steps if s.get("id") == "lint")["env"]
-    for name in ACTION["inputs"]:
-        if name != "python-version":
-            assert f"${{{{ inputs.{name} }}}}" in env.values(), name
-
-
-def git(cwd, *args):
-    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
-
-
-@pytest.fixture
-def workspace(tmp_path, monkeypatch):
-    """A pull request checkout: origin/main has an old problem, the branch adds a new one."""
-    for k, v in {"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
-                 "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com",
-                 "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}.items():
-        monkeypatch.setenv(k, v)
-    upstream = write_repo(tmp_path / "upstream", {
-        "packages/bench-old/benchmark_config.toml": VALID["packages/bench-a/benchmark_config.toml"]
-        .replace("bench-a", "bench-old").replace('"1.0.0"', '"2026.10.09.1"')}, VALID)
-    git(upstream, "init", "-q", "-b", "main")
-    git(upstream, "add", "-A")
-    git(upstream, "commit", "-q", "-m", "base")
-    ws = tmp_path / "work space"
-    git(tmp_path, "clone", "-q", str(upstream), str(ws))
-    git(ws, "checkout", "-q", "-b", "pr")
-    return ws
-
-
-def run_action(ws: Path, tmp_path: Path, inputs=None, event="pull_request"):
-    """Run the action's lint step the way the runner does: its env mapping
-    evaluated, its script through bash in the workspace."""
-    step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "lint")
-    values = {k: str(v.get("default", "")) for k, v in ACTION["inputs"].items()}
-    values.update(inputs or {})
-
-    def evaluate(text):
-        def one(m):
-            expr = m.group(1)
-            if expr.startswith("inputs."):
-                return values[expr[len("inputs."):]]
-            if expr == "steps.install.outputs.python":
-                return sys.executable  # the step before installs into a venv
-            raise AssertionError(f"unexpected expression {expr}")
-        return EXPR.sub(one, str(text))
-
-    gh = tmp_path / "gh"
-    gh.mkdir(exist_ok=True)
-    out, summary = gh / "output", gh / "summary.md"
-    for p in (out, summary):
-        p.write_text("")
-    env = dict(os.environ)
-    env.update({k: evaluate(v) for k, v in step["env"].items()})
-    env.update({
-        "PYTHONPATH": str(PROJECT),
-        "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(ws), "GITHUB_EVENT_NAME": event,
-        "GITHUB_OUTPUT": str(out), "GITHUB_STEP_SUMMARY": str(summary),
-        "RUNNER_TEMP": str(gh),
-    })
-    if event == "pull_request":
-        env["GITHUB_BASE_REF"], env["GITHUB_HEAD_REF"] = "main", "pr"
-    proc = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=ws, env=env, capture_output=True, text=True)
-    outputs = dict(ln.split("=", 1) for ln in out.read_text().splitlines() if "=" in ln)
-    return proc, outputs, summary.read_text()
-
-
-def test_action_fails_the_step_on_errors_in_the_change(workspace, tmp_path):
-    (workspace / TASK).write_text('id = "CASE-001-one"\ntitle = "One"\n')
-    git(workspace, "commit", "-q", "-am", "break a task")
-    proc, outputs, summary = run_action(workspace, tmp_path, {"sarif": "reports/penguin.sarif"})
-    assert proc.returncode == 1, proc.stderr
-    cmds = commands(proc.stdout)
-    assert cmds == [f"::error file={TASK},line=1,col=1,title=PL101 missing-field::"
-                    + cmds[0].split("::", 2)[2]]
-    assert "bench-old" not in proc.stdout  # an old problem the change does not touch
-    assert outputs["errors"] == "1" and outputs["warnings"] == "0"
-    assert f"| :x: | {github_reporter.md(TASK)} | 1 | PL101 missing\\-field |" in summary
-    sarif = json.loads((workspace / "reports/penguin.sarif").read_text())
-    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["PL101"]
-    assert outputs["sarif"] == str(workspace / "reports/penguin.sarif")
-
-
-def test_action_warnings_pass_unless_strict(workspace, tmp_path):
-    (workspace / LB).write_text((workspace / LB).read_text().replace("status: draft", "status: published"))
-    git(workspace, "commit", "-q", "-am", "publish")
-    proc, outputs, _ = run_action(workspace, tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert commands(proc.stdout)[0].startswith(f"::warning file={LB},line=2,")
-    assert "PL501" in proc.stdout and outputs["warnings"] == "1"
-    strict, _, _ = run_action(workspace, tmp_path, {"strict": "true"})
-    assert strict.returncode == 1
-    ignored, outputs, _ = run_action(workspace, tmp_path, {"strict": "true", "ignore": "PL5"})
-    assert ignored.returncode == 0 and outputs["warnings"] == "0"
-
-
-def test_action_inputs_are_data_not_code(workspace, tmp_path):
-    proc, outputs, _ = run_action(workspace, tmp_path, {"base": 'main"; touch pwned; echo "'})
-    assert not (workspace / "pwned").exists()
-    assert proc.returncode == 2
-    cmds = commands(proc.stdout)
-    assert len(cmds) == 1 and cmds[0].startswith("::error title=penguin-lint::")
-    assert "unknown git revision" in cmds[0]
-    assert "Traceback" not in proc.stderr
-
-
-def test_action_push_event_and_clean_change(workspace, tmp_path):
-    (workspace / "packages/bench-a/CASE-001-one/rubric/README.md").write_text("better rubric\n")
-    git(workspace, "commit", "-q", "-am", "rubric")
-    proc, outputs, summary = run_action(workspace, tmp_path, event="push")
-    # No base ref and no event file: the default branch (origin/HEAD) is used.
-    assert proc.returncode == 0, proc.stderr
-    assert outputs["errors"] == "0" and "All checks passed" in summary
-
-
-def test_documented_workflow_is_safe_and_pinned():
-    texts = [(PROJECT / "README.md").read_text(encoding="utf-8")]
-    blocks = [b for t in texts for b in re.findall(r"```yaml\n(.*?)```", t, re.S) if "on: pull_request" in b]
-    assert blocks, "no example workflow"
-    wf = yaml.safe_load(blocks[0])
-    assert wf[True] == "pull_request"  # YAML 1.1 reads the key `on` as true
-    assert "pull_request_target" not in blocks[0]
-    assert wf["permissions"] == {"contents": "read"}
-    steps = next(iter(wf["jobs"].values()))["steps"]
-    checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout@"))
-    assert checkout["with"]["fetch-depth"] == 0
-    ours = [s["uses"] for s in steps if "penguin-lint" in s.get("uses", "")]
-    assert ours and all(re.search(r"@v\d+\.\d+\.\d+$|@[0-9a-f]{40}$", u) for u in ours)
+def test_a_summary_that_cannot_be_written_is_said_not_a_crash(tmp_path):
+    out = io.StringIO()
+    github_reporter.report(Result([finding()], 1), out, summary_path=str(tmp_path))  # a folder
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("::error file=a.yaml,line=3,")
+    assert lines[-1].startswith("penguin-lint: warning: cannot write the job summary: ")

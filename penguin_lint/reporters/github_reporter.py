@@ -5,19 +5,23 @@ requires: ``%``, CR and LF in the message (a newline there would otherwise
 start a second command), and ``:`` and ``,`` in properties too. Other control
 characters become visible escapes.
 
-GitHub shows at most 10 error and 10 warning annotations per step: errors
-come first, and when ``$GITHUB_STEP_SUMMARY`` is set the whole table is
-written there as Markdown.
+GitHub shows at most 10 error and 10 warning annotations per step, so they
+are spent in the order a reviewer acts on (see ``review_order``) and one
+``::notice`` counts the rest. Every finding is also printed as a plain log
+line (the log has no cap), each starting with its severity so that no file
+name can pose as a workflow command. With a step-summary file, every finding
+is written there as Markdown too.
 """
 from __future__ import annotations
 
 import os
-from typing import List
+from typing import Callable, List, Optional
 
-from penguin_lint.reporters import sanitize
+from penguin_lint.reporters import files_checked, no_changes, sanitize, step_summary
+from penguin_lint.reporters.review_order import ordered
+from penguin_lint.reporters.step_summary import plural
 
 SHOWN_PER_LEVEL = 10  # what GitHub displays per step and severity
-SUMMARY_ROWS = 1000  # the summary file is capped at 1 MiB per step
 
 
 def _printable(text: str) -> str:
@@ -55,53 +59,72 @@ def annotation(f) -> str:
     return f"::{level} {','.join(props)}::{escape_data(message)}"
 
 
-def ordered(findings) -> List:
-    """Most important first: errors, then warnings, each in report order."""
-    return sorted(findings, key=lambda f: 0 if f.severity == "error" else 1)
+def log_lines(f) -> List[str]:
+    """A finding as plain log text: ``error: path:line:col: CODE message``."""
+    loc = sanitize(f.path) or "."
+    if f.line is not None:
+        loc += f":{int(f.line)}:{int(f.column or 1)}"
+    lines = [f"{'error' if f.severity == 'error' else 'warning'}: {loc}: {sanitize(f.code)} {sanitize(f.message)}"]
+    if f.hint:
+        lines.append(f"    hint: {sanitize(f.hint)}")
+    return lines
 
 
-def report(result, stream, **_):
-    findings = ordered(result.findings)
+def annotated(findings) -> List:
+    """The findings GitHub will show, in review order: the first
+    SHOWN_PER_LEVEL of each severity."""
+    shown, count = [], {"error": 0, "warning": 0}
     for f in findings:
+        level = "error" if f.severity == "error" else "warning"
+        if count[level] < SHOWN_PER_LEVEL:
+            count[level] += 1
+            shown.append(f)
+    return shown
+
+
+def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
+           summary_path: Optional[str] = None, blob_base: Optional[str] = None, **_):
+    """``exists(path)`` tells whether a finding's file is there (findings
+    about missing files are annotated last); ``summary_path`` is the step
+    summary to append to; ``blob_base`` is where file links point."""
+    review = ordered(result.findings, exists)
+    shown = annotated(review)
+    for f in shown:
         stream.write(annotation(f) + "\n")
-    e, w = result.errors, result.warnings
-    hidden = max(0, e - SHOWN_PER_LEVEL) + max(0, w - SHOWN_PER_LEVEL)
-    summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
-    if hidden:
-        where = "the job summary" if summary_path else "the log above"
-        stream.write(f"::notice title=penguin-lint::{hidden} more findings than GitHub annotates; "
-                     f"every finding is in {where}\n")
-    stream.write(f"penguin-lint: {e} error{'s' if e != 1 else ''}, "
-                 f"{w} warning{'s' if w != 1 else ''} ({result.files} files checked)\n")
+    summary = None
     if summary_path:
-        with open(summary_path, "a", encoding="utf-8") as out:
-            out.write(markdown_summary(result, findings))
+        summary = step_summary.render(result, review, blob_base, exists,
+                                      budget=step_summary.LIMIT - _existing(summary_path))
+    hidden = len(review) - len(shown)
+    if hidden:
+        where = ""
+        if summary is not None:
+            where = ("the job summary lists as many as fit in GitHub's 1 MiB and "
+                     if step_summary.CUT_NOTE in summary else "the job summary lists them all and ")
+        stream.write(f"::notice title=penguin-lint::{plural(hidden, 'more finding')} than GitHub annotates "
+                     f"({SHOWN_PER_LEVEL} errors and {SHOWN_PER_LEVEL} warnings per step): "
+                     f"{where}the log prints every one\n")
+    for f in result.findings:
+        for line in log_lines(f):
+            stream.write(line + "\n")
+    stream.write((f"penguin-lint: {no_changes(result)}" if no_changes(result) else
+                  f"penguin-lint: {plural(result.errors, 'error')}, {plural(result.warnings, 'warning')} "
+                  f"({files_checked(result)})") + "\n")
+    if summary is not None:
+        try:
+            write_summary(summary_path, summary)
+        except OSError as e:  # the findings are in the log; say why the summary is not
+            stream.write(f"penguin-lint: warning: cannot write the job summary: {sanitize(e.strerror or e)}\n")
 
 
-_MD_SPECIAL = set("\\`*_{}[]()<>#+-.!|~&")
+def _existing(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
-def md(text) -> str:
-    """Text for a Markdown table cell: visible control characters, every
-    Markdown and HTML special character backslash-escaped."""
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in sanitize(text))
+def write_summary(path: str, text: str) -> None:
+    with open(path, "a", encoding="utf-8", errors="surrogateescape") as out:
+        out.write(text)
 
-
-def markdown_summary(result, findings=None) -> str:
-    findings = ordered(result.findings) if findings is None else findings
-    e, w = result.errors, result.warnings
-    lines = ["## penguin-lint", ""]
-    if not findings:
-        lines += [f"All checks passed ({result.files} files checked).", ""]
-        return "\n".join(lines) + "\n"
-    lines += [f"**{e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}** "
-              f"({result.files} files checked)", "",
-              "| | file | line | rule | message |", "|---|---|---|---|---|"]
-    for f in findings[:SUMMARY_ROWS]:
-        icon = ":x:" if f.severity == "error" else ":warning:"
-        msg = md(f.message) + (f"<br>*hint:* {md(f.hint)}" if f.hint else "")
-        line = "" if f.line is None else f"{int(f.line)}"
-        lines.append(f"| {icon} | {md(f.path)} | {line} | {md(f.code)} {md(f.name)} | {msg} |")
-    if len(findings) > SUMMARY_ROWS:
-        lines += ["", f"… and {len(findings) - SUMMARY_ROWS} more (run penguin-lint locally for all)."]
-    return "\n".join(lines) + "\n\n"

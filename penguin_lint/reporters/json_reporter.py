@@ -10,6 +10,7 @@ def report(result, stream, **_):
         # a pull-request run: what it compared with, and what --new-only hid
         summary["compared_with"] = result.compared_with
         summary["hidden"] = result.hidden
+        summary["no_changes"] = result.no_changes
     doc = {
         "version": 1,
         "findings": [f.to_dict() for f in result.findings],

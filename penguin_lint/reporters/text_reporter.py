@@ -1,7 +1,7 @@
 """``path:line:col: CODE message``, a hint line where one helps, a summary."""
 from __future__ import annotations
 
-from penguin_lint.reporters import safe_line, sanitize
+from penguin_lint.reporters import files_checked, no_changes, safe_line, sanitize
 
 _RED, _YELLOW, _BOLD, _DIM, _CYAN, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
 
@@ -20,15 +20,9 @@ def report(result, stream, color: bool = False, **_):
         if f.hint:
             stream.write(f"    {c(_CYAN, 'hint:')} {sanitize(f.hint)}\n")
     e, w = result.errors, result.warnings
-    files = f"{result.files} file{'s' if result.files != 1 else ''} checked"
-    compared = getattr(result, "compared_with", None)
-    if compared:
-        files += f" against {sanitize(compared)}"
-    hidden = getattr(result, "hidden", 0)
-    if hidden:
-        files += f"; {hidden} older finding{'s' if hidden != 1 else ''} in touched files not shown"
-    if getattr(result, "no_changes", False) and not e and not w:
-        stream.write(f"No changes against {sanitize(compared)}.\n")
+    files = files_checked(result)
+    if no_changes(result):
+        stream.write(no_changes(result) + "\n")
     elif not e and not w:
         stream.write(f"All checks passed ({files}).\n")
     else:

@@ -9,6 +9,7 @@ verdict (``affected_by``), which is what pull-request mode follows.
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, Iterable, Iterator, Optional, Tuple
 
@@ -41,7 +42,9 @@ class Rule:
 
     @classmethod
     def doc(cls) -> str:
-        return inspect.cleandoc(cls.__doc__ or "")
+        # Docstrings quote code reST-style (``x``); readers of the CLI, SARIF
+        # and the README get Markdown's `x`.
+        return re.sub(r"``(.+?)``", r"`\1`", inspect.cleandoc(cls.__doc__ or ""), flags=re.S)
 
     def check(self, subject: Subject, ctx: "Context") -> Iterable[Finding]:
         raise NotImplementedError

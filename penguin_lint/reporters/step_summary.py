@@ -1,0 +1,113 @@
+"""The Markdown of a GitHub step summary: every finding, grouped by file,
+each linked to its line in the commit under review.
+
+GitHub refuses a step summary over 1 MiB (the step then shows none), so the
+text is built against a byte budget and says where it was cut. Everything
+taken from the repository (paths, messages, hints) is escaped for Markdown
+and HTML; links are percent-encoded, so no file name can close a link or a
+table cell.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional
+from urllib.parse import quote
+
+from penguin_lint.reporters import files_checked, no_changes, sanitize
+
+#: GitHub's cap is 1 MiB per step; stay a little under it.
+LIMIT = 1_000_000
+#: room kept for the closing "cut here" note
+_NOTE_ROOM = 400
+
+CUT_NOTE = "not listed: GitHub caps a step summary at 1 MiB."
+_MD_SPECIAL = set("\\`*_{}[]()<>#+-.!|~&")
+
+
+def md(text) -> str:
+    """Text for Markdown (a table cell, a heading): visible control
+    characters, every Markdown and HTML special character backslash-escaped."""
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in sanitize(text))
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogateescape"))
+
+
+def file_url(blob_base: Optional[str], path: str) -> Optional[str]:
+    if not blob_base or not path:
+        return None
+    return f"{blob_base}/{quote(path.encode('utf-8', 'surrogateescape'), safe='/')}"
+
+
+def _groups(findings) -> Dict[str, List]:
+    groups: Dict[str, List] = {}
+    for f in findings:  # dicts keep the order of the first finding per file
+        groups.setdefault(f.path, []).append(f)
+    return groups
+
+
+def render(result, findings, blob_base: Optional[str] = None,
+           exists: Optional[Callable[[str], bool]] = None, budget: int = LIMIT) -> str:
+    """``findings`` in the order to show them (files follow the order of
+    their first finding); ``blob_base`` is ``<server>/<owner>/<repo>/blob/<sha>``
+    or None for no links."""
+    e, w = result.errors, result.warnings
+    files = md(files_checked(result))
+    head = "## penguin-lint\n\n"
+    if no_changes(result):
+        return head + md(no_changes(result)) + "\n\n"
+    if not findings:
+        return head + f"All checks passed ({files}).\n\n"
+    parts = [head + f"**{plural(e, 'error')}, {plural(w, 'warning')}** ({files})\n\n"]
+    used = _size(parts[0])
+    shown = 0
+    cut = False
+    for path, group in _groups(findings).items():
+        missing = exists is not None and bool(path) and not exists(path)
+        url = None if missing else file_url(blob_base, path)
+        name = md(path) if path else "(repository)"
+        title = f"[{name}]({url})" if url else name
+        ge = sum(1 for f in group if f.severity == "error")
+        counts = ", ".join(c for c in (plural(ge, "error") if ge else "",
+                                       plural(len(group) - ge, "warning") if len(group) > ge else "") if c)
+        section = (f"### {title}\n\n" if not missing else f"### {title} (missing)\n\n") \
+            + f"{counts}\n\n| | line | rule | message |\n|---|---|---|---|\n"
+        rows = []
+        for f in group:
+            icon = ":x:" if f.severity == "error" else ":warning:"
+            line = ""
+            if f.line is not None:
+                line = f"[{int(f.line)}]({url}#L{int(f.line)})" if url else str(int(f.line))
+            msg = md(f.message) + (f"<br>*hint:* {md(f.hint)}" if f.hint else "")
+            rows.append(f"| {icon} | {line} | {md(f.code)} {md(f.name)} | {msg} |\n")
+        cost = _size(section) + 1
+        if used + cost + _size(rows[0]) + _NOTE_ROOM > budget:
+            cut = True
+            break
+        parts.append(section)
+        used += cost
+        for row in rows:
+            if used + _size(row) + _NOTE_ROOM > budget:
+                cut = True
+                break
+            parts.append(row)
+            used += _size(row)
+            shown += 1
+        parts.append("\n")
+        if cut:
+            break
+    if cut:
+        parts.append(f"**{plural(len(findings) - shown, 'more finding')} {CUT_NOTE}** "
+                     f"The step's log prints every finding.\n\n")
+    return "".join(parts)
+
+
+def render_failure(message: str, fix: str) -> str:
+    """The summary of a run in which the linter could not run; ``fix`` is
+    Markdown written by penguin-lint itself, ``message`` is escaped."""
+    return (f"## penguin-lint\n\n:x: **penguin-lint could not run:** {md(message)}\n\n"
+            f"**Fix:** {fix}\n\n")
