@@ -76,8 +76,11 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Write the report to this file instead of standard output.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
               help="Worker processes for --all (default: one per core on large repositories).")
+@click.option("--no-suppress", is_flag=True,
+              help="Ignore inline '# penguin-lint: disable' comments: show every finding.")
 @click.version_option(__version__, "--version", prog_name="penguin-lint")
-def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs):
+def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
+         no_suppress):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
@@ -129,7 +132,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             raise fail(f"no such file or folder: {p}")
         rel_paths.append(rel)
     forced = {p: kind for p in rel_paths} if kind else {}
-    engine = Engine(repo, config, rules, forced_kinds=forced)
+    engine = Engine(repo, config, rules, forced_kinds=forced, suppress=not no_suppress)
     if definition is not None:
         drel = _relative(definition, cwd, root)
         if drel is None or repo.entry(drel) is None:

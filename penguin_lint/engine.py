@@ -16,7 +16,9 @@ from penguin_lint.config import Config, matches_any
 from penguin_lint.context import Context
 from penguin_lint.findings import ERROR, Finding
 from penguin_lint.repo import Repository
-from penguin_lint.rules import all_rules
+from penguin_lint.layout import FILE_KINDS
+from penguin_lint.rules import all_rules, get_rule
+from penguin_lint.suppressions import apply as apply_suppressions, directive_findings
 from penguin_lint.rules.base import Rule, Subject
 
 
@@ -33,6 +35,8 @@ class Result:
     #: deleted); None for --all. Reporters use it to order what a reviewer
     #: sees first (findings in touched files before dependents).
     touched: Optional[frozenset] = None
+    #: findings an inline "penguin-lint: disable" comment suppressed
+    suppressed: int = 0
 
     @property
     def errors(self) -> int:
@@ -59,8 +63,11 @@ def subject_for(repo: Repository, path: str, is_dir: bool) -> Subject:
 
 
 class Engine:
-    def __init__(self, repo: Repository, config: Config, rules: List[Rule], forced_kinds=None):
+    def __init__(self, repo: Repository, config: Config, rules: List[Rule], forced_kinds=None,
+                 suppress: bool = True):
         self.repo = repo
+        # False (--no-suppress): inline suppressions are ignored, every finding shown
+        self.suppress = suppress
         self.config = config
         self.ctx = Context(repo, config)
         self.rules = rules
@@ -103,6 +110,11 @@ class Engine:
                 raise ToolError(
                     f"internal error: {rule.code} failed on {subject.path or '.'}: "
                     f"{type(e).__name__}: {e}") from None
+        if not subject.is_dir and self.suppress:
+            # the file's inline suppressions travel with its findings
+            doc = self.repo.load(subject.path) if subject.kind in FILE_KINDS else None
+            if doc is not None and doc.directives:
+                out.extend(directive_findings(subject.path, doc.directives))
         return out
 
     # -- runs -----------------------------------------------------------------
@@ -287,6 +299,8 @@ class Engine:
         return result
 
     def _finish(self, findings: List[Finding], files: int) -> Result:
+        findings, suppressed = apply_suppressions(
+            findings, {r.code for r in self.rules}, self.suppress, get_rule("PL008"))
         out = []
         seen = set()
         for f in findings:
@@ -299,7 +313,7 @@ class Engine:
             seen.add(key)
             out.append(f)
         out.sort(key=Finding.sort_key)
-        return Result(out, files, self.repo.loads)
+        return Result(out, files, self.repo.loads, suppressed=suppressed)
 
 
 # -- parallel --all ------------------------------------------------------------

@@ -7,7 +7,7 @@ from penguin_lint.rules.docs import explain, rules_table
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC_CODES = [
-    "PL001", "PL002", "PL003", "PL004", "PL005", "PL006", "PL007",
+    "PL001", "PL002", "PL003", "PL004", "PL005", "PL006", "PL007", "PL008",
     "PL101", "PL102", "PL103", "PL104",
     "PL201", "PL202", "PL203", "PL204", "PL205", "PL206", "PL207",
     "PL301", "PL302", "PL303", "PL304", "PL305", "PL306", "PL307", "PL308",

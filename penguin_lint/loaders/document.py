@@ -30,6 +30,7 @@ class Document:
     __slots__ = (
         "path", "fmt", "data", "parsed", "problems", "_values", "_keys",
         "implicit", "_indexer", "text", "nonfinite", "_counts", "_dropped",
+        "directives",
     )
 
     def __init__(self, path: str, fmt: str):
@@ -50,6 +51,8 @@ class Document:
         self.nonfinite: List[Path_] = []
         self._counts: Dict[str, int] = {}
         self._dropped: Dict[str, Optional[Position]] = {}
+        # inline "# penguin-lint: disable=..." comments (suppressions.py)
+        self.directives: tuple = ()
 
     # -- problems ----------------------------------------------------------
     def add(self, problem: Problem) -> None:

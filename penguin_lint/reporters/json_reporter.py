@@ -8,7 +8,8 @@ def report(result, stream, **_):
     doc = {
         "version": 1,
         "findings": [f.to_dict() for f in result.findings],
-        "summary": {"files": result.files, "errors": result.errors, "warnings": result.warnings},
+        "summary": {"files": result.files, "errors": result.errors, "warnings": result.warnings,
+                    "suppressed": getattr(result, "suppressed", 0)},
     }
     # ensure_ascii keeps control characters and odd bytes as \u escapes.
     json.dump(doc, stream, indent=2, ensure_ascii=True)

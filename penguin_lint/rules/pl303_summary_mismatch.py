@@ -98,6 +98,7 @@ class SummaryMismatch(Rule):
     name = "summary-mismatch"
     summary = "`score_mean`, `score_std` or totals disagree with the attempts"
     kinds = ("summary",)
+    fixable = "safe"  # recomputed from the attempts (fixes/summary.py)
     bad = ("experiments/lb/exp-1/test/summary.yaml",
            "# attempts score 70.0, 70.0 and 67.5\nn_attempt: 3\nscore_mean: 71.6666666667\nscore_std: 1.44337567297\n")
     good = ("experiments/lb/exp-1/test/summary.yaml",

@@ -1,0 +1,253 @@
+"""Inline suppressions: ``# penguin-lint: disable=PL104`` and ``disable-file``.
+
+A comment ``# penguin-lint: disable=CODE[,CODE...]`` at the end of a line
+suppresses those codes for findings that start on that line; a comment
+``# penguin-lint: disable-file=CODE[,...]`` anywhere in a YAML or TOML file
+suppresses them for the whole file. JSON has no comments: per-file ignores in
+``.penguin-lint.toml`` serve there.
+
+Directives are found when a file is loaded (only files whose text mentions
+``penguin-lint:`` are scanned, so clean files cost one substring search),
+and only in comments: a ``#`` inside a quoted or block scalar, or inside a
+TOML string, is text, not a directive. The engine applies them once, when
+it finishes a run (:func:`apply`); a directive that suppressed nothing is
+itself reported (PL008), so suppressions do not rot.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, List, Optional, Set, Tuple
+
+from penguin_lint.findings import Finding
+
+MARK = "penguin-lint:"
+LINE, FILE = "disable", "disable-file"
+# A comment that speaks to penguin-lint. What follows the directive's name
+# is parsed loosely, so that a typo becomes a PL008 finding, not a silence.
+_DIRECTIVE = re.compile(r"#[ \t]*penguin-lint:[ \t]*(?P<body>[^\r\n]*)")
+# ``disable=PL104,PL303`` and, after white space, a free explanation.
+_FORM = re.compile(r"(?P<kind>disable-file|disable)[ \t]*=[ \t]*"
+                   r"(?P<codes>[A-Za-z0-9]+(?:[ \t]*,[ \t]*[A-Za-z0-9]+)*)?(?P<rest>.*)\Z")
+_CODE = re.compile(r"[A-Z]{2}[0-9]{3}\Z")
+# More directives than this in one file are not hand-written suppressions.
+MAX_DIRECTIVES = 200
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One ``penguin-lint:`` comment: where it is, what it disables."""
+
+    line: int
+    column: int
+    end_column: int
+    scope: str                 # LINE or FILE
+    codes: Tuple[str, ...]
+    problem: Optional[str] = None  # why it cannot work (malformed), if so
+    own_line: bool = False         # the comment is alone on its line
+
+
+# -- finding directives in a file's text ------------------------------------------
+def find_directives(text: str, fmt: str) -> Tuple[Directive, ...]:
+    """The directives in the comments of ``text`` (a YAML or TOML file)."""
+    if MARK not in text or fmt not in ("yaml", "toml"):
+        return ()
+    lines = text.split("\n")
+    if fmt == "yaml":
+        inside = _yaml_text_spans(text)
+    else:
+        inside = None
+    out: List[Directive] = []
+    in_multiline: Optional[str] = None
+    for ln, line in enumerate(lines, start=1):
+        if fmt == "toml":
+            start, in_multiline = _toml_comment_start(line, in_multiline)
+            starts = [start] if start is not None else []
+        else:
+            starts = [m.start() for m in re.finditer("#", line)]
+        for col in starts:
+            m = _DIRECTIVE.match(line, col)
+            if m is None:
+                continue
+            if fmt == "yaml":
+                if col > 0 and line[col - 1] not in " \t":
+                    continue  # YAML: '#' starts a comment only after white space
+                if _within(inside, ln, col):
+                    continue
+            d = _parse(ln, col, m.end(), m.group("body"))
+            if not line[:col].strip():
+                d = Directive(d.line, d.column, d.end_column, d.scope, d.codes, d.problem, True)
+            out.append(d)
+            if len(out) >= MAX_DIRECTIVES:
+                return tuple(out)
+            break  # the rest of the line is this comment
+    return tuple(out)
+
+
+def _parse(line: int, col: int, end: int, body: str) -> Directive:
+    body = body.rstrip()
+    m = _FORM.match(body)
+    if m is None:
+        return Directive(line, col + 1, end + 1, LINE, (),
+                         "is not 'disable=CODE,...' or 'disable-file=CODE,...'")
+    scope = FILE if m.group("kind") == FILE else LINE
+    rest = m.group("rest")
+    if rest and rest[0] not in " \t":
+        return Directive(line, col + 1, end + 1, scope, (),
+                         "is not 'disable=CODE,...' or 'disable-file=CODE,...'")
+    raw = [c.strip() for c in (m.group("codes") or "").split(",")]
+    codes = tuple(c.upper() for c in raw if c)
+    if not codes:
+        return Directive(line, col + 1, end + 1, scope, (), "names no rule code")
+    bad = [c for c in codes if not _CODE.match(c)]
+    good = tuple(c for c in codes if _CODE.match(c))
+    if bad:
+        # the good codes still apply; the bad ones are reported
+        word = "is not a rule code" if len(bad) == 1 else "are not rule codes"
+        return Directive(line, col + 1, end + 1, scope, good,
+                         f"names {', '.join(repr(b) for b in bad)}, which {word} (such as PL104)")
+    return Directive(line, col + 1, end + 1, scope, codes)
+
+
+def _yaml_text_spans(text: str):
+    """(spans, stop): the (start, end) of every scalar of a YAML text, as
+    (1-based line, 0-based column), since a '#' within one is not a
+    comment; and the line from which nothing is known (a syntax error, which
+    PL001 reports), or None."""
+    import yaml
+
+    try:
+        loader = yaml.CSafeLoader
+    except AttributeError:  # pragma: no cover
+        loader = yaml.SafeLoader
+    spans = []
+    try:
+        for tok in yaml.scan(text, Loader=loader):
+            if isinstance(tok, yaml.ScalarToken):
+                s, e = tok.start_mark, tok.end_mark
+                spans.append(((s.line + 1, s.column), (e.line + 1, e.column)))
+    except yaml.YAMLError:
+        return spans, (spans[-1][1][0] if spans else 1)
+    return spans, None
+
+
+def _within(inside, line: int, col: int) -> bool:
+    spans, stop = inside
+    if stop is not None and line >= stop:
+        return True
+    for (sl, sc), (el, ec) in spans:
+        if (sl, sc) <= (line, col) < (el, ec):
+            return True
+    return False
+
+
+def _toml_comment_start(line: str, multiline: Optional[str]) -> Tuple[Optional[int], Optional[str]]:
+    """Offset of the comment on a TOML line (None if none), and the
+    multi-line string delimiter still open at its end."""
+    i, n = 0, len(line)
+    while i < n:
+        if multiline is not None:
+            j = line.find(multiline, i)
+            if j == -1:
+                return None, multiline
+            i = j + 3
+            while i < n and line[i] == multiline[0]:
+                i += 1
+            multiline = None
+            continue
+        c = line[i]
+        if line.startswith('"""', i) or line.startswith("'''", i):
+            multiline = line[i:i + 3]
+            i += 3
+        elif c == '"':
+            i += 1
+            while i < n and line[i] != '"':
+                i += 2 if line[i] == "\\" else 1
+            i += 1
+        elif c == "'":
+            j = line.find("'", i + 1)
+            i = n if j == -1 else j + 1
+        elif c == "#":
+            return i, None
+        else:
+            i += 1
+    return None, multiline
+
+
+# -- applying them to a run's findings -----------------------------------------------
+def directive_findings(path: str, directives: Iterable[Directive]) -> List[Finding]:
+    """Carriers that bring a file's directives through a run (across
+    processes and the narrowing of pull-request runs) to :func:`apply`."""
+    out = []
+    for d in directives:
+        if d.codes:
+            out.append(Finding(code=CARRIER, name="", severity="", path=path,
+                               message=f"{d.scope}={','.join(d.codes)}", line=d.line,
+                               column=d.column, end_line=d.line, end_column=d.end_column,
+                               subject=path, directive=d))
+    return out
+
+
+CARRIER = "directive"
+
+
+def apply(findings: List[Finding], enabled: Set[str], suppress: bool = True,
+          unused_rule=None) -> Tuple[List[Finding], int]:
+    """The findings that no directive suppresses, plus one ``unused_rule``
+    (PL008) finding for each directive that suppressed nothing; and how many
+    findings were suppressed. ``enabled``: the codes this run checked (a
+    directive for a code that did not run is not judged)."""
+    carriers = [f for f in findings if f.code == CARRIER]
+    if not carriers:
+        return findings, 0
+    rest = [f for f in findings if f.code != CARRIER]
+    if not suppress:
+        return rest, 0
+    by_line = {}
+    by_file = {}
+    seen = set()
+    for c in carriers:
+        d = c.directive
+        key = (c.path, d.line, d.column)
+        if key in seen:
+            continue
+        seen.add(key)
+        if d.scope == FILE:
+            by_file.setdefault(c.path, []).append([c, d, set()])
+        else:
+            by_line.setdefault((c.path, d.line), []).append([c, d, set()])
+    kept, counted = [], set()
+    for f in rest:
+        hit = None
+        for entry in by_line.get((f.path, f.line), ()):
+            if f.code in entry[1].codes:
+                hit = entry
+                break
+        if hit is None:
+            for entry in by_file.get(f.path, ()):
+                if f.code in entry[1].codes:
+                    hit = entry
+                    break
+        if hit is None:
+            kept.append(f)
+            continue
+        hit[2].add(f.code)
+        counted.add((f.path, f.line, f.column, f.code, f.message))
+    if unused_rule is not None and unused_rule.code in enabled:
+        for entries in list(by_line.values()) + list(by_file.values()):
+            for c, d, used in entries:
+                judged = [code for code in d.codes if code in enabled and code not in used]
+                if not judged:
+                    continue
+                where = "on this line" if d.scope == LINE else "in this file"
+                if d.scope == LINE and d.own_line:
+                    hint = ("a 'disable' comment applies to the line it ends: move it to the end "
+                            "of the line with the finding, or remove it")
+                else:
+                    hint = "remove it" if len(judged) == len(d.codes) else f"remove {', '.join(judged)} from it"
+                kept.append(Finding(
+                    code=unused_rule.code, name=unused_rule.name, severity=unused_rule.severity,
+                    path=c.path, message=f"suppression of {', '.join(judged)} suppresses nothing {where}",
+                    line=d.line, column=d.column, end_line=d.line, end_column=d.end_column,
+                    hint=hint, subject=c.subject))
+    return kept, len(counted)
