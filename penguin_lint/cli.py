@@ -76,11 +76,17 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Write the report to this file instead of standard output.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
               help="Worker processes for --all (default: one per core on large repositories).")
+@click.option("--fix", is_flag=True,
+              help="Repair in place what has exactly one right answer (`penguin-lint rules` says which rules).")
+@click.option("--unsafe-fixes", is_flag=True,
+              help="With --fix or --diff: also make repairs that change meaning (status published -> draft).")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Print the fixes as a unified diff and change nothing (exit 1 when there is something to fix).")
 @click.option("--no-suppress", is_flag=True,
               help="Ignore inline '# penguin-lint: disable' comments: show every finding.")
 @click.version_option(__version__, "--version", prog_name="penguin-lint")
 def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
-         no_suppress):
+         fix, unsafe_fixes, show_diff, no_suppress):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
@@ -103,6 +109,8 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         raise fail(f"root is not a folder: {root}")
     if all_ and (paths or diff_base):
         raise fail("--all cannot be combined with paths or --diff-base")
+    if unsafe_fixes and not (fix or show_diff):
+        raise fail("--unsafe-fixes works with --fix or --diff")
     if kind is not None and kind not in FILE_KINDS:
         raise fail(f"unknown kind '{kind}' (known: {', '.join(sorted(FILE_KINDS))})")
     try:
@@ -170,6 +178,10 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     except ToolError as e:
         raise fail(str(e))
 
+    if fix or show_diff:
+        result = _fix(result, show_diff, unsafe_fixes, root, config, rules, forced, engine, jobs,
+                      not no_suppress, output)
+
     reporter = get_reporter(fmt)
     stream = open(output, "w", encoding="utf-8") if output else sys.stdout
     try:
@@ -181,6 +193,51 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             stream.close()
     failed = result.errors > 0 or (strict and result.warnings > 0)
     raise click.exceptions.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+
+
+def _fix(result, show_diff, unsafe, root, config, rules, forced, engine, jobs, suppress, output):
+    """--fix: repair, re-lint, and return the result to report; --diff:
+    print the repairs as a diff and exit (nothing is written)."""
+    from penguin_lint.context import Context
+    from penguin_lint.engine import Engine, ToolError
+    from penguin_lint.fixes import fix_run
+    from penguin_lint.reporters import sanitize
+    from penguin_lint.repo import Repository
+    from penguin_lint.rules import all_rules
+
+    def fresh_engine():
+        e = Engine(Repository(root, config), config, rules, forced_kinds=forced, suppress=suppress)
+        e.ctx.options.update(engine.ctx.options)
+        return e
+
+    touched = result.touched
+
+    def relint():
+        e = fresh_engine()
+        try:
+            return e.run_all(jobs=jobs) if touched is None else e.run_paths(sorted(touched))
+        except ToolError as err:
+            raise fail(str(err))
+
+    result, outcome = fix_run(
+        result, relint, str(root), lambda: Context(Repository(root, config), config),
+        {r.code: r for r in all_rules()}, unsafe, show_diff, config.size_limit)
+    for line in outcome.refused:
+        click.echo(f"penguin-lint: warning: {sanitize(line)}", err=True)
+    if show_diff:
+        stream = open(output, "w", encoding="utf-8") if output else sys.stdout
+        try:
+            for line in outcome.diff:
+                stream.write(line + "\n")
+        finally:
+            if output:
+                stream.close()
+        n, files = outcome.fixed, len(outcome.files)
+        click.echo(f"Would fix {n} finding{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}."
+                   if n else "Nothing to fix.", err=True)
+        raise click.exceptions.Exit(EXIT_FINDINGS if n else EXIT_OK)
+    result.fixed = outcome.fixed
+    return result
 
 
 def _relative(p: str, cwd: Path, root: Path) -> Optional[str]:

@@ -37,6 +37,8 @@ class Result:
     touched: Optional[frozenset] = None
     #: findings an inline "penguin-lint: disable" comment suppressed
     suppressed: int = 0
+    #: findings --fix repaired before this result was made (None: no --fix)
+    fixed: Optional[int] = None
 
     @property
     def errors(self) -> int:
