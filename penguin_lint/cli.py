@@ -272,14 +272,65 @@ def rules_cmd(code, fmt):
         click.echo(rules_table(rules, markdown=fmt == "markdown"))
 
 
+@click.command("preview", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("leaderboard_ids", nargs=-1, metavar="[LEADERBOARD]...")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path),
+              help="Repository root (found as for linting).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
+@click.option("--before", "before_root", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Another checkout of the repository (the base of a pull request): show what changed "
+                   "from it, row by row, before -> after.")
+@click.option("--all-rows", is_flag=True, help="With --before: list unchanged rows too.")
+def preview_cmd(leaderboard_ids, root, fmt, before_root, all_rows):
+    """Show leaderboards as they will be rendered: every entry's mean,
+    standard deviation (RFC-0005's formulas), label, rank and Pareto axes."""
+    from penguin_lint import preview
+    from penguin_lint.config import ConfigError, load_config
+    from penguin_lint.layout import FILE_KINDS
+    from penguin_lint.repo import Repository
+
+    def open_repo(folder: Path):
+        folder = folder.resolve()
+        if not folder.is_dir():
+            raise fail(f"not a folder: {folder}")
+        try:
+            return Repository(folder, load_config(folder, FILE_KINDS))
+        except ConfigError as e:
+            raise fail(str(e))
+
+    repo = open_repo(root if root is not None else find_root(Path.cwd()))
+    ids = list(leaderboard_ids) or None
+    if ids:
+        before_ids = preview.leaderboards(open_repo(before_root)) if before_root is not None else []
+        for lb in ids:
+            if lb not in preview.leaderboards(repo) and lb not in before_ids:
+                raise fail(f"no leaderboard '{lb}' (known: {', '.join(preview.leaderboards(repo)) or 'none'})")
+    if before_root is not None:
+        results = preview.compare_repos(open_repo(before_root), repo, ids)
+        text = (preview.render_changes_json(results) if fmt == "json" else
+                preview.render_changes_markdown(results, all_rows) if fmt == "markdown" else
+                preview.render_changes_text(results, all_rows))
+    else:
+        boards = [preview.board(repo, lb) for lb in (ids or preview.leaderboards(repo))]
+        if not boards:
+            raise fail(f"no leaderboards under {repo.root / repo.layout.roots['leaderboards']}")
+        text = (preview.render_json(boards) if fmt == "json" else
+                preview.render_markdown(boards) if fmt == "markdown" else preview.render_text(boards))
+    click.echo(text.rstrip("\n"))
+
+
+SUBCOMMANDS = {"rules": rules_cmd, "preview": preview_cmd}
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
-    command = rules_cmd if args[:1] == ["rules"] else lint
-    if command is rules_cmd:
+    command = SUBCOMMANDS.get(args[0], lint) if args else lint
+    name = "penguin-lint"
+    if command is not lint:
+        name += " " + args[0]
         args = args[1:]
     try:
-        command.main(args=args, prog_name="penguin-lint" + (" rules" if command is rules_cmd else ""),
-                     standalone_mode=True)
+        command.main(args=args, prog_name=name, standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover
         click.echo("penguin-lint: interrupted", err=True)
         sys.exit(EXIT_FAILURE)
