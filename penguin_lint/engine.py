@@ -112,11 +112,17 @@ class Engine:
                 raise ToolError(
                     f"internal error: {rule.code} failed on {subject.path or '.'}: "
                     f"{type(e).__name__}: {e}") from None
-        if not subject.is_dir and self.suppress:
-            # the file's inline suppressions travel with its findings
-            doc = self.repo.load(subject.path) if subject.kind in FILE_KINDS else None
-            if doc is not None and doc.directives:
-                out.extend(directive_findings(subject.path, doc.directives))
+        if self.suppress:
+            # Inline suppressions travel with the findings to _finish: those
+            # of the file checked, and of the files its findings are in (a
+            # folder's finding can sit in one of its files).
+            paths = {f.path for f in out if f.line is not None}
+            if not subject.is_dir and subject.kind in FILE_KINDS:
+                paths.add(subject.path)
+            for p in sorted(paths):
+                doc = self.repo.load(p) if p == subject.path or self.subject(p, False).kind in FILE_KINDS else None
+                if doc is not None and doc.directives:
+                    out.extend(directive_findings(p, doc.directives, subject.path))
         return out
 
     # -- runs -----------------------------------------------------------------

@@ -175,16 +175,18 @@ def _toml_comment_start(line: str, multiline: Optional[str]) -> Tuple[Optional[i
 
 
 # -- applying them to a run's findings -----------------------------------------------
-def directive_findings(path: str, directives: Iterable[Directive]) -> List[Finding]:
+def directive_findings(path: str, directives: Iterable[Directive], subject: Optional[str] = None) -> List[Finding]:
     """Carriers that bring a file's directives through a run (across
-    processes and the narrowing of pull-request runs) to :func:`apply`."""
+    processes and the narrowing of pull-request runs) to :func:`apply`;
+    ``subject``: the check that found them, so that they are kept or
+    dropped with its findings."""
     out = []
     for d in directives:
         if d.codes:
             out.append(Finding(code=CARRIER, name="", severity="", path=path,
                                message=f"{d.scope}={','.join(d.codes)}", line=d.line,
                                column=d.column, end_line=d.line, end_column=d.end_column,
-                               subject=path, directive=d))
+                               subject=subject or path, directive=d))
     return out
 
 

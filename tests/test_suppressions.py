@@ -116,3 +116,24 @@ def test_suppression_in_a_pull_request_run(repo):
     root = repo({BENCH: _bench("runs = 1  # penguin-lint: disable=PL104")})
     run = lint(root, BENCH)
     assert run.findings == [] and run.json["summary"]["suppressed"] == 1
+
+
+def test_file_suppression_of_a_folder_finding_in_a_pull_request_run(repo):
+    # PL306 is found by the experiment folder's check and sits in meta_info.yaml;
+    # a run over only the leaderboard still sees the meta file's suppression.
+    lb = VALID["leaderboards/lb/leaderboard.yaml"]
+    root = repo({
+        "experiments/lb/exp-2/meta_info.yaml": VALID[META].replace("exp-1", "exp-2")
+        + "# penguin-lint: disable-file=PL306\n",
+        "experiments/lb/exp-2/test/summary.yaml": VALID[SUMMARY],
+        "experiments/lb/exp-2/test/attempt-1.yaml": VALID["experiments/lb/exp-1/test/attempt-1.yaml"],
+        "experiments/lb/exp-2/test/attempt-2.yaml": VALID["experiments/lb/exp-1/test/attempt-2.yaml"],
+        "leaderboards/lb/leaderboard.yaml": lb,
+    })
+    assert lint(root, "--all", "--no-suppress").at("PL306") == [("experiments/lb/exp-2/meta_info.yaml", 1)]
+    only_lb = lint(root, "leaderboards/lb/leaderboard.yaml", "--no-suppress")
+    assert only_lb.at("PL306") == [("experiments/lb/exp-2/meta_info.yaml", 1)]
+    for args in (("--all",), ("experiments/lb/exp-2",), ("leaderboards/lb/leaderboard.yaml",)):
+        run = lint(root, *args)
+        assert run.findings == [], args
+        assert run.json["summary"]["suppressed"] == 1, args
