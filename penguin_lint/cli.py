@@ -311,7 +311,10 @@ def preview_cmd(leaderboard_ids, root, fmt, before_root, all_rows):
                 preview.render_changes_markdown(results, all_rows) if fmt == "markdown" else
                 preview.render_changes_text(results, all_rows))
     else:
-        boards = [preview.board(repo, lb) for lb in (ids or preview.leaderboards(repo))]
+        boards = []
+        for lb in ids or preview.leaderboards(repo):
+            boards.append(preview.board(repo, lb))
+            repo.forget("")  # one board's documents at a time
         if not boards:
             raise fail(f"no leaderboards under {repo.root / repo.layout.roots['leaderboards']}")
         text = (preview.render_json(boards) if fmt == "json" else

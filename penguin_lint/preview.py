@@ -331,6 +331,8 @@ def compare_repos(before_repo, after_repo, ids: Optional[Sequence[str]] = None) 
     out = []
     for lb in names:
         b, a = board(before_repo, lb), board(after_repo, lb)
+        before_repo.forget("")  # one board's documents at a time
+        after_repo.forget("")
         out.append((b, a, compare(b.rows, a.rows)))
     return out
 

@@ -237,3 +237,75 @@ def test_rules_say_whether_they_fix():
     table = json.loads(lint(None, "rules", "--format", "json").output)
     fixable = {r["code"]: r["fixable"] for r in table if r["fixable"]}
     assert fixable == {"PL102": "safe", "PL201": "safe", "PL303": "safe", "PL501": "unsafe"}
+
+
+def test_toml_id_fix_keeps_crlf_and_bom(repo):
+    text = VALID[BENCH].replace('id = "bench-a"', 'id = "bench-x"   # renamed').replace("\n", "\r\n")
+    root = repo({BENCH: b"\xef\xbb\xbf" + text.encode()})
+    run = lint(root, "--all", "--fix")
+    assert run.findings == []
+    assert (root / BENCH).read_bytes() == b"\xef\xbb\xbf" + text.replace('"bench-x"', '"bench-a"').encode()
+
+
+def test_read_only_file_is_not_written(repo):
+    root = repo({SUMMARY: "n_attempt: 2\nscore_mean: 51.0\nscore_std: 0.0\n"})
+    os.chmod(root / SUMMARY, 0o444)
+    run = lint(root, "--all", "--fix")
+    assert run.at("PL303") == [(SUMMARY, 2)]
+    assert "read-only; not written" in run.stderr
+    assert (root / SUMMARY).read_text() == "n_attempt: 2\nscore_mean: 51.0\nscore_std: 0.0\n"
+
+
+def test_fix_in_a_pull_request_run(repo):
+    root = repo()
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "base")
+    _git(root, "checkout", "-q", "-b", "feature")
+    (root / SUMMARY).write_text("n_attempt: 2\nscore_mean: 52.5\nscore_std: 0.0  # checked\n")
+    run = lint(root, "--diff-base", "main", "--fix")
+    assert run.code == 0 and run.findings == [] and run.json["summary"]["fixed"] == 1
+    assert (root / SUMMARY).read_text() == "n_attempt: 2\nscore_mean: 50.00\nscore_std: 0.0  # checked\n"
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(scores=st.lists(st.integers(0, 400).map(lambda x: x / 4), min_size=2, max_size=4),
+       decimals=st.integers(0, 12), crlf=st.booleans(), bom=st.booleans(),
+       comment=st.sampled_from(["", "  # mean", " #x"]), first=st.booleans())
+def test_summary_fix_changes_only_the_value(tmp_path_factory, scores, decimals, crlf, bom, comment, first):
+    from tests.conftest import write_repo
+
+    n = len(scores)
+    mean = sum(scores) / n
+    std = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1))
+    wrong = format(mean + 3.25, f".{decimals}f")
+    lines = [f"n_attempt: {n}", f"score_std: {std!r}", f"score_mean: {wrong}{comment}", "note: 'a # b'"]
+    if first:
+        lines = ["# written by hand"] + lines
+    eol = "\r\n" if crlf else "\n"
+    text = eol.join(lines) + eol
+    raw = (b"\xef\xbb\xbf" if bom else b"") + text.encode()
+    files = dict(VALID)
+    files[SUMMARY] = raw
+    files[A1] = None
+    files[A2] = None
+    for j, s in enumerate(scores, 1):
+        files[f"experiments/lb/exp-1/test/attempt-{j}.yaml"] = attempt(s)
+    root = write_repo(tmp_path_factory.mktemp("r") / "repo", files, {})
+    lint(root, "--all", "--fix")
+    new = (root / SUMMARY).read_bytes()
+    i = raw.index(b"score_mean: ") + len(b"score_mean: ")
+    prefix, suffix = raw[:i], raw[i + len(wrong):]
+    assert new.startswith(prefix) and new.endswith(suffix)
+    token = new[len(prefix):len(new) - len(suffix)].decode()
+    value = yaml.safe_load(f"x: {token}")["x"]
+    assert isinstance(value, float)
+    if decimals > 6:
+        assert value == math.fsum(scores) / n
+    else:
+        d = max(decimals, 2)
+        assert len(token.split(".")[1]) == d
+        assert abs(value - mean) <= 0.5 * 10 ** -d + 1e-12

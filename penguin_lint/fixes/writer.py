@@ -74,6 +74,9 @@ def write_atomic(root: str, rel: str, expected: bytes, new: bytes) -> None:
     if read_current(root, rel, max(len(expected), 1)) != expected:
         raise WriteRefused(f"{rel}: changed while it was being fixed; not written")
     mode = stat.S_IMODE(os.lstat(full).st_mode)
+    if not mode & 0o222 or not os.access(full, os.W_OK):
+        # a rename would replace it anyway; a read-only file says "do not"
+        raise WriteRefused(f"{rel}: the file is read-only; not written")
     folder, name = os.path.split(full)
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".fix", dir=folder)
     try:
