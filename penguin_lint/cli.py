@@ -1,5 +1,5 @@
-"""The command line: ``penguin-lint [--all | PATH... | --diff-base REF]`` and
-``penguin-lint rules [CODE]``.
+"""The command line: ``penguin-lint [--all | PATH... | --diff-base REF] [--fix]``,
+``penguin-lint rules [CODE]`` and ``penguin-lint preview [LEADERBOARD...]``.
 
 Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 usage error
 or failure of the tool itself (one line on stderr, never a traceback).
@@ -91,7 +91,8 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
 
     With --all, the whole repository; with PATHs, those files or folders (the
     rest of the repository is still read as context); with neither, what
-    changed against the default branch. `penguin-lint rules` lists the rules.
+    changed against the default branch. `penguin-lint rules` lists the rules;
+    `penguin-lint preview` shows the leaderboards as they will be rendered.
     """
     from penguin_lint.config import ConfigError, load_config
     from penguin_lint.engine import Engine, ToolError, enabled_rules

@@ -16,6 +16,7 @@ itself reported (PL008), so suppressions do not rot.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Iterable, List, Optional, Set, Tuple
 
@@ -30,8 +31,10 @@ _DIRECTIVE = re.compile(r"#[ \t]*penguin-lint:[ \t]*(?P<body>[^\r\n]*)")
 _FORM = re.compile(r"(?P<kind>disable-file|disable)[ \t]*=[ \t]*"
                    r"(?P<codes>[A-Za-z0-9]+(?:[ \t]*,[ \t]*[A-Za-z0-9]+)*)?(?P<rest>.*)\Z")
 _CODE = re.compile(r"[A-Z]{2}[0-9]{3}\Z")
-# More directives than this in one file are not hand-written suppressions.
+# More directives than this in one file are not hand-written suppressions
+# (and more candidates than this are not looked at).
 MAX_DIRECTIVES = 200
+MAX_CANDIDATES = 1000
 
 
 @dataclass(frozen=True)
@@ -52,35 +55,34 @@ def find_directives(text: str, fmt: str) -> Tuple[Directive, ...]:
     """The directives in the comments of ``text`` (a YAML or TOML file)."""
     if MARK not in text or fmt not in ("yaml", "toml"):
         return ()
-    lines = text.split("\n")
-    if fmt == "yaml":
-        inside = _yaml_text_spans(text)
-    else:
-        inside = None
-    out: List[Directive] = []
+    # (line, column, match, text before it) of each candidate comment
+    candidates = []
     in_multiline: Optional[str] = None
-    for ln, line in enumerate(lines, start=1):
+    for ln, line in enumerate(text.split("\n"), start=1):
         if fmt == "toml":
             start, in_multiline = _toml_comment_start(line, in_multiline)
             starts = [start] if start is not None else []
+        elif MARK in line:
+            # YAML: '#' starts a comment only at the start or after white space
+            starts = [i for i in range(len(line)) if line[i] == "#" and (i == 0 or line[i - 1] in " \t")]
         else:
-            starts = [m.start() for m in re.finditer("#", line)]
+            continue
         for col in starts:
             m = _DIRECTIVE.match(line, col)
-            if m is None:
-                continue
-            if fmt == "yaml":
-                if col > 0 and line[col - 1] not in " \t":
-                    continue  # YAML: '#' starts a comment only after white space
-                if _within(inside, ln, col):
-                    continue
-            d = _parse(ln, col, m.end(), m.group("body"))
-            if not line[:col].strip():
-                d = Directive(d.line, d.column, d.end_column, d.scope, d.codes, d.problem, True)
-            out.append(d)
-            if len(out) >= MAX_DIRECTIVES:
-                return tuple(out)
-            break  # the rest of the line is this comment
+            if m is not None:
+                candidates.append((ln, col, m, line[:col]))
+                break  # the rest of the line is this comment
+        if len(candidates) >= MAX_CANDIDATES:
+            break
+    if fmt == "yaml" and candidates:
+        inside = _yaml_inside(text, [(ln, col) for ln, col, _, _ in candidates])
+        candidates = [c for c, hidden in zip(candidates, inside) if not hidden]
+    out: List[Directive] = []
+    for ln, col, m, before in candidates[:MAX_DIRECTIVES]:
+        d = _parse(ln, col, m.end(), m.group("body"))
+        if not before.strip():
+            d = Directive(d.line, d.column, d.end_column, d.scope, d.codes, d.problem, True)
+        out.append(d)
     return tuple(out)
 
 
@@ -109,36 +111,35 @@ def _parse(line: int, col: int, end: int, body: str) -> Directive:
     return Directive(line, col + 1, end + 1, scope, codes)
 
 
-def _yaml_text_spans(text: str):
-    """(spans, stop): the (start, end) of every scalar of a YAML text, as
-    (1-based line, 0-based column), since a '#' within one is not a
-    comment; and the line from which nothing is known (a syntax error, which
-    PL001 reports), or None."""
+def _yaml_inside(text: str, points: List[Tuple[int, int]]) -> List[bool]:
+    """For each (1-based line, 0-based column) point, in order: whether it
+    lies inside a scalar (then a '#' there is text, not a comment), or past
+    a syntax error (nothing is known there; PL001 reports the file). Memory
+    stays with the points, however many tokens the file has."""
     import yaml
 
     try:
         loader = yaml.CSafeLoader
     except AttributeError:  # pragma: no cover
         loader = yaml.SafeLoader
-    spans = []
+    hidden = [False] * len(points)
     try:
         for tok in yaml.scan(text, Loader=loader):
-            if isinstance(tok, yaml.ScalarToken):
-                s, e = tok.start_mark, tok.end_mark
-                spans.append(((s.line + 1, s.column), (e.line + 1, e.column)))
-    except yaml.YAMLError:
-        return spans, (spans[-1][1][0] if spans else 1)
-    return spans, None
-
-
-def _within(inside, line: int, col: int) -> bool:
-    spans, stop = inside
-    if stop is not None and line >= stop:
-        return True
-    for (sl, sc), (el, ec) in spans:
-        if (sl, sc) <= (line, col) < (el, ec):
-            return True
-    return False
+            if tok.__class__ is not yaml.ScalarToken:
+                continue
+            s = (tok.start_mark.line + 1, tok.start_mark.column)
+            e = (tok.end_mark.line + 1, tok.end_mark.column)
+            i = bisect_left(points, s)
+            while i < len(points) and points[i] < e:
+                hidden[i] = True
+                i += 1
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        stop = mark.line + 1 if mark is not None else 1
+        for i, p in enumerate(points):
+            if p[0] >= stop:
+                hidden[i] = True
+    return hidden
 
 
 def _toml_comment_start(line: str, multiline: Optional[str]) -> Tuple[Optional[int], Optional[str]]:

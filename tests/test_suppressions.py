@@ -137,3 +137,17 @@ def test_file_suppression_of_a_folder_finding_in_a_pull_request_run(repo):
         run = lint(root, *args)
         assert run.findings == [], args
         assert run.json["summary"]["suppressed"] == 1, args
+
+
+def test_many_directives_and_tokens_stay_bounded():
+    import time
+
+    # 200,000 scalars and 5,000 comments: capped, and found in one pass
+    text = "".join(f"k{i}: v  # penguin-lint: disable=PL104\n" if i % 40 == 0 else f"k{i}: v\n"
+                   for i in range(200_000))
+    start = time.perf_counter()
+    found = find_directives(text, "yaml")
+    assert len(found) == 200 and found[0].line == 1 and found[1].line == 41
+    assert time.perf_counter() - start < 10
+    strings = "".join(f'k{i}: "a # penguin-lint: disable=PL104"\n' for i in range(5000))
+    assert find_directives(strings, "yaml") == ()
