@@ -337,6 +337,28 @@ def compare_repos(before_repo, after_repo, ids: Optional[Sequence[str]] = None) 
     return out
 
 
+def affected_leaderboards(changed, layout) -> List[str]:
+    """The leaderboards a change can move: those whose leaderboard file or
+    whose experiments (``experiments/<id>/...``) a changed path is in."""
+    out: List[str] = []
+    for path in sorted(changed):
+        for top in (layout.roots["leaderboards"], layout.roots["experiments"]):
+            if path.startswith(top + "/"):
+                lb = path[len(top) + 1:].split("/", 1)[0]
+                if safe_segment(lb) and lb not in out:
+                    out.append(lb)
+    return out
+
+
+def pull_request_summary(before_repo, after_repo, changed) -> str:
+    """Markdown for a pull request's job summary: for every leaderboard the
+    change touches, the rows it adds, removes or changes, before -> after."""
+    ids = affected_leaderboards(changed, after_repo.layout)
+    if not ids:
+        return ""
+    return "## Leaderboards\n\n" + render_changes_markdown(compare_repos(before_repo, after_repo, ids))
+
+
 # -- rendering -------------------------------------------------------------------
 def _num(x, digits: int = 4) -> str:
     if x is None:

@@ -309,3 +309,13 @@ def test_summary_fix_changes_only_the_value(tmp_path_factory, scores, decimals, 
         d = max(decimals, 2)
         assert len(token.split(".")[1]) == d
         assert abs(value - mean) <= 0.5 * 10 ** -d + 1e-12
+
+
+def test_quoting_in_toml_and_in_a_flow_mapping(repo):
+    bench = VALID[BENCH].replace('title = "Bench A"', "title = true  # oops")
+    lb = VALID[LB].replace("  - experiment_id: exp-1\n    phase: test\n", "  - { experiment_id: exp-1, phase: 2026 }\n")
+    root = repo({BENCH: bench, LB: lb})
+    run = lint(root, "--all", "--fix", "--select", "PL102")
+    assert run.findings == [] and run.json["summary"]["fixed"] == 2
+    assert (root / BENCH).read_text() == bench.replace("title = true", 'title = "true"')
+    assert (root / LB).read_text() == lb.replace("phase: 2026", 'phase: "2026"')

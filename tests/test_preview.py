@@ -201,3 +201,20 @@ def test_markdown_cannot_carry_links_or_html(tmp_path):
     files.update(lb_with("- {experiment_id: x, phase: test}\n"))
     out = preview.render_markdown([preview.board(build(tmp_path, "r", files), "lb")])
     assert "\\[click\\](http://evil)\\<img\\>\\|" in out
+
+
+def test_pull_request_summary_names_only_the_boards_a_change_touches(tmp_path):
+    files = {**experiment("a", [50.0, 60.0], model="m1")}
+    files.update(lb_with("- {experiment_id: a, phase: test}\n"))
+    other = {k.replace("/lb/", "/lb2/").replace("leaderboard_id: lb", "leaderboard_id: lb2"): v
+             for k, v in files.items()}
+    base = build(tmp_path, "base", {**files, **other})
+    head_files = {**files, **other, **experiment("a", [70.0, 80.0], model="m1")}
+    head = build(tmp_path, "head", head_files)
+    changed = ["experiments/lb/a/test/summary.yaml", "experiments/lb/a/test/attempt-1.yaml", "README.md"]
+    assert preview.affected_leaderboards(changed, head.layout) == ["lb"]
+    md = preview.pull_request_summary(base, head, changed)
+    assert md.startswith("## Leaderboards\n\n### lb: LB\n")
+    assert "| changed | h / m1 / a / test | 1 | 55.0000 → 75.0000 |" in md
+    assert "lb2" not in md
+    assert preview.pull_request_summary(base, head, ["README.md"]) == ""
