@@ -300,15 +300,27 @@ def preview_cmd(leaderboard_ids, root, fmt, before_root, all_rows):
             raise fail(str(e))
 
     repo = open_repo(root if root is not None else find_root(Path.cwd()))
-    ids = list(leaderboard_ids) or None
+    try:
+        text = _preview_text(preview, repo, list(leaderboard_ids) or None,
+                             open_repo(before_root) if before_root is not None else None, fmt, all_rows)
+    except RecursionError:
+        raise fail("internal error: preview recursed too deep") from None
+    except (ArithmeticError, ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
+        raise fail(f"internal error: preview failed: {type(e).__name__}: {e}") from None
+    click.echo(text.rstrip("\n"))
+
+
+def _preview_text(preview, repo, ids, before, fmt, all_rows) -> str:
+    """The preview of ``ids`` (default: every leaderboard) in ``fmt``; with
+    ``before`` (a repository), what changed from it."""
     if ids:
-        before_ids = preview.leaderboards(open_repo(before_root)) if before_root is not None else []
+        before_ids = preview.leaderboards(before) if before is not None else []
         for lb in ids:
             if lb not in preview.leaderboards(repo) and lb not in before_ids:
                 raise fail(f"no leaderboard '{lb}' (known: {', '.join(preview.leaderboards(repo)) or 'none'})")
-    if before_root is not None:
-        results = preview.compare_repos(open_repo(before_root), repo, ids)
-        text = (preview.render_changes_json(results) if fmt == "json" else
+    if before is not None:
+        results = preview.compare_repos(before, repo, ids)
+        return (preview.render_changes_json(results) if fmt == "json" else
                 preview.render_changes_markdown(results, all_rows) if fmt == "markdown" else
                 preview.render_changes_text(results, all_rows))
     else:
@@ -318,9 +330,8 @@ def preview_cmd(leaderboard_ids, root, fmt, before_root, all_rows):
             repo.forget("")  # one board's documents at a time
         if not boards:
             raise fail(f"no leaderboards under {repo.root / repo.layout.roots['leaderboards']}")
-        text = (preview.render_json(boards) if fmt == "json" else
+        return (preview.render_json(boards) if fmt == "json" else
                 preview.render_markdown(boards) if fmt == "markdown" else preview.render_text(boards))
-    click.echo(text.rstrip("\n"))
 
 
 SUBCOMMANDS = {"rules": rules_cmd, "preview": preview_cmd}

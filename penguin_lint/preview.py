@@ -136,16 +136,25 @@ def _row(expr: Expressions, index: int, top) -> Row:
         row.warning = f"leaves differ in {', '.join(mixed)} (PL403)"
     row.mean = expr.value(top)
     if row.mean is None or not math.isfinite(row.mean):
+        row.problem = why(expr, top) or (
+            "the value is too large to compute" if row.mean is not None else "cannot be computed")
         row.mean = None
-        row.problem = why(expr, top) or "cannot be computed"
         return row
     ns = {expr.n_attempt(leaf) for leaf in leaves}
     row.n_attempt = ns.pop() if len(ns) == 1 else None
-    row.std, row.std_formula, row.std_note = _std(expr, top, leaves)
+    try:
+        row.std, row.std_formula, row.std_note = _std(expr, top, leaves)
+    except (OverflowError, ValueError):  # fsum of numbers near the float limit
+        row.std, row.std_formula, row.std_note = None, None, "too large to compute"
     for axis in AXES:
         vals = [leaf.summary.get(axis) if leaf.summary is not None else None for leaf in leaves]
         if vals and all(number(v) is not None and math.isfinite(number(v)) for v in vals):
-            row.axes[axis] = sum(vals) if all(isinstance(v, int) for v in vals) else math.fsum(map(float, vals))
+            try:
+                total = sum(vals) if all(isinstance(v, int) for v in vals) else math.fsum(map(float, vals))
+            except (OverflowError, ValueError):
+                continue
+            if isinstance(total, int) or math.isfinite(total):
+                row.axes[axis] = total
     return row
 
 

@@ -107,7 +107,7 @@ def test_diff_prints_a_unified_diff_and_changes_nothing(repo):
     root = repo({SUMMARY: "n_attempt: 2\nscore_mean: 51.0\nscore_std: 0.0\n"})
     path = root / SUMMARY
     before, mtime = path.read_bytes(), path.stat().st_mtime_ns
-    run = lint(root, "--all", "--diff")
+    run = lint(root, "--all", "--fix", "--diff")
     assert run.code == 1
     assert run.output.splitlines() == [
         f"--- a/{SUMMARY}", f"+++ b/{SUMMARY}", "@@ -1,3 +1,3 @@",

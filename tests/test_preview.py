@@ -218,3 +218,32 @@ def test_pull_request_summary_names_only_the_boards_a_change_touches(tmp_path):
     assert "| changed | h / m1 / a / test | 1 | 55.0000 → 75.0000 |" in md
     assert "lb2" not in md
     assert preview.pull_request_summary(base, head, ["README.md"]) == ""
+
+
+def test_hostile_numbers_and_shapes_say_why(tmp_path):
+    files = {**experiment("x", [1.0, 1.0]), **experiment("y", [1.0, 1.0]), **experiment("z", [1.0, 2.0, 3.0])}
+    for e in ("x", "y"):  # attempts say otherwise; the board reads the summary
+        files[f"experiments/lb/{e}/test/summary.yaml"] = (
+            "n_attempt: 2\nscore_mean: 1.0e+308\nscore_std: 1.0e+308\ncost: 1.0e+308\n")
+    files["experiments/lb/z/test/summary.yaml"] = "n_attempt: 3\nscore_mean: 2.0\nscore_std: 1.0e+308\n"
+    files.update(lb_with("""\
+        - op: sum
+          args: [{experiment_id: x, phase: test}, {experiment_id: y, phase: test}]
+        - op: sum
+          args: [{experiment_id: x, phase: test}, {experiment_id: z, phase: test}]
+        - op: weighted_mean
+          weights: ["a", 1]
+          args: [{experiment_id: x, phase: test}, {experiment_id: y, phase: test}]
+        - "not an expression"
+        - {op: mean, args: {}}
+        - {op: pow, args: [{experiment_id: x, phase: test}]}
+        """))
+    rows = preview.board(build(tmp_path, "r", files), "lb").rows
+    assert rows[0].mean is None and rows[0].problem == "the value is too large to compute"
+    # n_attempt differs (2 and 3): the independent formula, whose squares overflow
+    assert rows[1].mean == 1e308 and rows[1].std is None and rows[1].std_note == "too large to compute"
+    assert rows[2].problem.startswith("weights are missing or invalid")
+    assert rows[3].problem == "not an expression (a leaf or an operation)"
+    assert rows[4].problem == "'mean' has no list of args"
+    assert rows[5].problem == "unknown op 'pow'"
+    json.loads(preview.render_json([preview.board(build(tmp_path, "r2", files), "lb")]))

@@ -69,7 +69,11 @@ def plan(findings: List[Finding], root: str, ctx, rules: Dict[str, object],
             continue
         edits: List[Edit] = []
         for f in by_path[path]:
-            edits.extend(FIXERS[f.code](f, source, ctx))
+            try:
+                edits.extend(FIXERS[f.code](f, source, ctx))
+            except (RecursionError, ArithmeticError, ValueError, TypeError, KeyError, IndexError) as e:
+                # a bug in one repair must not become a traceback, nor stop the others
+                refused.append(f"{path}: internal error in the {f.code} fix ({type(e).__name__}); not fixed")
         if not edits:
             continue
         new, applied = source.apply(edits)
