@@ -319,3 +319,30 @@ def test_quoting_in_toml_and_in_a_flow_mapping(repo):
     assert run.findings == [] and run.json["summary"]["fixed"] == 2
     assert (root / BENCH).read_text() == bench.replace("title = true", 'title = "true"')
     assert (root / LB).read_text() == lb.replace("phase: 2026", 'phase: "2026"')
+
+
+_SCALARS = st.sampled_from(["yes", "1.50", "0755", "2026-10-29", "'it''s'", '"a \\" b"', "plain text",
+                            "~", "null", "1e3", '"# not a comment"', "-12", "0x1F", "true"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(items=st.lists(st.tuples(_SCALARS, st.sampled_from(["", "  # c", " #"])), min_size=1, max_size=6),
+       crlf=st.booleans(), bom=st.booleans(), flow=st.booleans())
+def test_every_located_scalar_splices_back_exactly(items, crlf, bom, flow):
+    eol = "\r\n" if crlf else "\n"
+    if flow:
+        text = "m: {" + ", ".join(f"k{i}: {v}" for i, (v, _) in enumerate(items)) + "}" + eol
+        keys = [("m", f"k{i}") for i in range(len(items))]
+    else:
+        text = "".join(f"k{i}: {v}{c}{eol}" for i, (v, c) in enumerate(items))
+        keys = [(f"k{i}",) for i in range(len(items))]
+    raw = (b"\xef\xbb\xbf" if bom else b"") + text.encode()
+    src = Source("f.yaml", raw)
+    assert src.ok
+    for key in keys:
+        found = src.scalar(key)
+        assert found is not None, (key, text)
+        start, end, token = found
+        new, applied = src.apply([Edit("PL102", key, start, end, '"x"', "x")])
+        assert src.verify(new, applied)
+        assert new == raw[:len(raw) - len(text.encode())] + (text[:start] + '"x"' + text[end:]).encode()

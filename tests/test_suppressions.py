@@ -151,3 +151,11 @@ def test_many_directives_and_tokens_stay_bounded():
     assert time.perf_counter() - start < 10
     strings = "".join(f'k{i}: "a # penguin-lint: disable=PL104"\n' for i in range(5000))
     assert find_directives(strings, "yaml") == ()
+
+
+def test_suppressions_cross_worker_processes(repo):
+    root = repo({BENCH: _bench("runs = 1  # penguin-lint: disable=PL104"),
+                 META: VALID[META] + "# penguin-lint: disable-file=PL306\n"})
+    run = lint(root, "--all", "--jobs", "2")
+    assert [(f["code"], f["path"]) for f in run.findings] == [("PL008", META)]
+    assert run.json["summary"]["suppressed"] == 1
