@@ -236,7 +236,7 @@ def test_rules_say_whether_they_fix():
 
     table = json.loads(lint(None, "rules", "--format", "json").output)
     fixable = {r["code"]: r["fixable"] for r in table if r["fixable"]}
-    assert fixable == {"PL102": "safe", "PL201": "safe", "PL303": "safe", "PL501": "unsafe"}
+    assert fixable == {"PL008": "safe", "PL102": "safe", "PL201": "safe", "PL303": "safe", "PL501": "unsafe"}
 
 
 def test_toml_id_fix_keeps_crlf_and_bom(repo):
@@ -346,3 +346,20 @@ def test_every_located_scalar_splices_back_exactly(items, crlf, bom, flow):
         new, applied = src.apply([Edit("PL102", key, start, end, '"x"', "x")])
         assert src.verify(new, applied)
         assert new == raw[:len(raw) - len(text.encode())] + (text[:start] + '"x"' + text[end:]).encode()
+
+
+def test_unused_suppressions_are_removed(repo):
+    bench = VALID[BENCH].replace('status = "draft"\n', 'status = "draft"  # penguin-lint: disable=PL203\n'
+                                 "# penguin-lint: disable=PL104\n"
+                                 "runs = 1  # penguin-lint: disable=PL303,PL104 legacy\n")
+    root = repo({BENCH: bench.replace("\n", "\r\n").encode()})
+    run = lint(root, "--all", "--fix")
+    assert run.findings == [] and run.json["summary"]["fixed"] == 3
+    want = VALID[BENCH].replace('status = "draft"\n', 'status = "draft"\n'
+                                "runs = 1  # penguin-lint: disable=PL104 legacy\n")
+    assert (root / BENCH).read_bytes() == want.replace("\n", "\r\n").encode()
+    # a malformed one is the author's to mend
+    odd = VALID[BENCH] + "# penguin-lint: disable PL104\n"
+    root = repo({BENCH: odd})
+    assert lint(root, "--all", "--fix").at("PL008") == [(BENCH, 10)]
+    assert (root / BENCH).read_text() == odd

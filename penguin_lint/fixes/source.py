@@ -38,10 +38,10 @@ _TOML_BARE = re.compile(r"[0-9A-Za-z_:.+\-]+(?: [0-9][0-9:.+\-Zz]*)?")
 @dataclass
 class Edit:
     """Replace ``text[start:end]`` (the value at ``key``) with ``new``,
-    which reads as ``value``."""
+    which reads as ``value``; ``key`` None: a comment, no data changes."""
 
     code: str
-    key: Tuple[Any, ...]
+    key: Optional[Tuple[Any, ...]]
     start: int
     end: int
     new: str
@@ -125,6 +125,8 @@ class Source:
             return False
         want = copy.deepcopy(self.doc.data)
         for e in edits:
+            if e.key is None:
+                continue
             cur = want
             for part in e.key[:-1]:
                 cur = cur[part]

@@ -27,6 +27,7 @@ class UnusedSuppression(Rule):
     severity = WARNING
     summary = "an inline `penguin-lint: disable` comment that suppresses nothing"
     kinds = COMMENT_KINDS
+    fixable = "safe"  # the unused comment, or its unused codes, removed (fixes/unused_suppression.py)
     bad = ("packages/sql-puzzles/benchmark_config.toml",
            'id = "sql-puzzles"\ntitle = "SQL Puzzles"  # penguin-lint: disable=PL104\n')
     good = ("packages/sql-puzzles/benchmark_config.toml",
