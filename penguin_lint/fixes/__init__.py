@@ -12,7 +12,7 @@ as a unified diff and writes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List
 
 from penguin_lint.findings import Finding
 from penguin_lint.fixes import ids, quoting, status, summary, unused_suppression

@@ -14,16 +14,10 @@ from __future__ import annotations
 import codecs
 import copy
 import re
-import sys
 from dataclasses import dataclass
 from typing import Any, List, Optional, Tuple
 
 from penguin_lint.loaders import load_bytes
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 # What each parser counts as a line break (libyaml: YAML 1.1's breaks;
 # the TOML scanner: str.splitlines).
