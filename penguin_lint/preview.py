@@ -401,7 +401,10 @@ def _order(rows: List[Row]) -> List[Row]:
 def render_text(boards: Sequence[Board]) -> str:
     out = []
     for b in boards:
-        out.append(sanitize(f"{b.leaderboard}: {b.title or ''}".rstrip(": ")) + f" ({sanitize(b.path)})")
+        # every line starts with text of ours: a name from the files can
+        # never open a line (and so never pass for a CI log command)
+        out.append("leaderboard " + sanitize(f"{b.leaderboard}: {b.title or ''}".rstrip(": "))
+                   + f" ({sanitize(b.path)})")
         if b.problem:
             out += ["  " + sanitize(b.problem), ""]
             continue
@@ -498,7 +501,7 @@ def render_changes_text(results, all_rows: bool = False) -> str:
         shown = [c for c in changes if all_rows or c.kind != "unchanged"]
         if not shown:
             continue
-        out.append(sanitize(a.leaderboard) + f" ({sanitize(a.path)})")
+        out.append("leaderboard " + sanitize(a.leaderboard) + f" ({sanitize(a.path)})")
         for c in shown:
             def m(r):
                 return "-" if r is None else ("n/a" if r.problem else _num(r.mean))

@@ -186,7 +186,7 @@ def test_preview_command_before(tmp_path):
     run = lint(None, "preview", "--root", str(head), "--before", str(EXAMPLES / "repo"))
     assert run.code == 0
     assert run.output.splitlines() == [
-        "code-eval (leaderboards/code-eval/leaderboard.yaml)",
+        "leaderboard code-eval (leaderboards/code-eval/leaderboard.yaml)",
         "  changed   penguin-harness / deepseek-flash-1017 / baseline / test  rank 2  "
         "mean 72.0833 → 70.8333  (mean)"]
 
@@ -247,3 +247,17 @@ def test_hostile_numbers_and_shapes_say_why(tmp_path):
     assert rows[4].problem == "'mean' has no list of args"
     assert rows[5].problem == "unknown op 'pow'"
     json.loads(preview.render_json([preview.board(build(tmp_path, "r2", files), "lb")]))
+
+
+def test_no_output_line_starts_with_text_from_the_files(tmp_path):
+    files = experiment("x", [1.0, 2.0], model="'::error file=a::forged'")
+    files.update(lb_with("- {experiment_id: x, phase: test}\n"))
+    files = {k.replace("/lb/", "/::warning::x/"): v for k, v in files.items()}
+    repo = build(tmp_path, "r", files)
+    (lb,) = preview.leaderboards(repo)
+    boards = [preview.board(repo, lb)]
+    for text in (preview.render_text(boards), preview.render_markdown(boards), preview.render_json(boards),
+                 preview.render_changes_text(preview.compare_repos(build(tmp_path, "e", {}), repo)),
+                 preview.render_changes_markdown(preview.compare_repos(build(tmp_path, "e2", {}), repo))):
+        assert "forged" in text or "::warning::x" in text
+        assert not any(line.startswith("::") for line in text.splitlines())
