@@ -194,6 +194,13 @@ def directive_findings(path: str, directives: Iterable[Directive], subject: Opti
 CARRIER = "directive"
 
 
+def is_carrier(finding: Finding) -> bool:
+    """Whether ``finding`` only carries a file's suppressions to the end of
+    the run. Code that narrows a run's findings (new versus old, scopes)
+    keeps carriers of the files it keeps, so that suppressions still apply."""
+    return finding.code == CARRIER
+
+
 def apply(findings: List[Finding], enabled: Set[str], suppress: bool = True,
           unused_rule=None) -> Tuple[List[Finding], int]:
     """The findings that no directive suppresses, plus one ``unused_rule``
