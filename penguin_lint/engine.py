@@ -18,7 +18,7 @@ from penguin_lint.findings import ERROR, Finding
 from penguin_lint.repo import Repository
 from penguin_lint.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule
-from penguin_lint.suppressions import apply as apply_suppressions, directive_findings
+from penguin_lint.suppressions import Ledger
 from penguin_lint.rules.base import Rule, Subject
 
 
@@ -68,8 +68,8 @@ class Engine:
     def __init__(self, repo: Repository, config: Config, rules: List[Rule], forced_kinds=None,
                  suppress: bool = True):
         self.repo = repo
-        # False (--no-suppress): inline suppressions are ignored, every finding shown
-        self.suppress = suppress
+        # None (--no-suppress): inline suppressions are ignored, every finding shown
+        self.ledger = Ledger() if suppress else None
         self.config = config
         self.ctx = Context(repo, config)
         self.rules = rules
@@ -112,17 +112,19 @@ class Engine:
                 raise ToolError(
                     f"internal error: {rule.code} failed on {subject.path or '.'}: "
                     f"{type(e).__name__}: {e}") from None
-        if self.suppress:
-            # Inline suppressions travel with the findings to _finish: those
-            # of the file checked, and of the files its findings are in (a
-            # folder's finding can sit in one of its files).
+        if self.ledger is not None:
+            # Suppressed at once, before a pull-request run tells old
+            # findings from new: the directives of the file checked and of
+            # the files its findings are in (a folder's finding can sit in
+            # one of its files).
             paths = {f.path for f in out if f.line is not None}
             if not subject.is_dir and subject.kind in FILE_KINDS:
                 paths.add(subject.path)
             for p in sorted(paths):
-                doc = self.repo.load(p) if p == subject.path or self.subject(p, False).kind in FILE_KINDS else None
-                if doc is not None and doc.directives:
-                    out.extend(directive_findings(p, doc.directives, subject.path))
+                if p == subject.path or self.subject(p, False).kind in FILE_KINDS:
+                    doc = self.repo.load(p)
+                    self.ledger.note(p, doc.directives if doc is not None else ())
+            out = self.ledger.filter(out)
         return out
 
     # -- runs -----------------------------------------------------------------
@@ -239,6 +241,9 @@ class Engine:
                 self.ctx.forget(top + "/")
         loads = self.repo.loads - before
         self.ctx.reset()
+        if self.ledger is not None:
+            # from a worker process, the ledger travels with the findings
+            findings.extend(self.ledger.carriers())
         return findings, files, loads
 
     def run_paths(self, changed: Iterable[str]) -> Result:
@@ -302,13 +307,22 @@ class Engine:
         for f in findings:
             f.scope = "touched" if f.path in changed_set or any(
                 f.path.startswith(d + "/") or d == "" for d in changed_dirs) else "dependent"
-        result = self._finish(findings, files)
+        # Unused suppressions are judged where every finding is reported.
+        result = self._finish(findings, files, report_unused=lambda p: p in changed_set or any(
+            p.startswith(d + "/") or d == "" for d in changed_dirs))
         result.touched = frozenset(changed_set)
         return result
 
-    def _finish(self, findings: List[Finding], files: int) -> Result:
-        findings, suppressed = apply_suppressions(
-            findings, {r.code for r in self.rules}, self.suppress, get_rule("PL008"))
+    def _finish(self, findings: List[Finding], files: int, report_unused=None) -> Result:
+        """The result: findings filtered by per-file ignores and deduplicated,
+        with PL008 for suppressions that suppressed nothing in the files
+        ``report_unused`` accepts (default: all)."""
+        suppressed = 0
+        if self.ledger is not None:
+            findings = self.ledger.absorb(findings)
+            findings += self.ledger.unused({r.code for r in self.rules}, get_rule("PL008"), report_unused)
+            suppressed = self.ledger.suppressed
+            self.ledger = Ledger()
         out = []
         seen = set()
         for f in findings:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.findings import Finding
 
@@ -175,89 +175,114 @@ def _toml_comment_start(line: str, multiline: Optional[str]) -> Tuple[Optional[i
     return None, multiline
 
 
-# -- applying them to a run's findings -----------------------------------------------
-def directive_findings(path: str, directives: Iterable[Directive], subject: Optional[str] = None) -> List[Finding]:
-    """Carriers that bring a file's directives through a run (across
-    processes and the narrowing of pull-request runs) to :func:`apply`;
-    ``subject``: the check that found them, so that they are kept or
-    dropped with its findings."""
-    out = []
-    for d in directives:
-        if d.codes:
-            out.append(Finding(code=CARRIER, name="", severity="", path=path,
-                               message=f"{d.scope}={','.join(d.codes)}", line=d.line,
-                               column=d.column, end_line=d.line, end_column=d.end_column,
-                               subject=subject or path, directive=d))
-    return out
-
-
+# -- applying them ------------------------------------------------------------------
 CARRIER = "directive"
 
 
-def is_carrier(finding: Finding) -> bool:
-    """Whether ``finding`` only carries a file's suppressions to the end of
-    the run. Code that narrows a run's findings (new versus old, scopes)
-    keeps carriers of the files it keeps, so that suppressions still apply."""
-    return finding.code == CARRIER
+class Ledger:
+    """The suppressions of one run.
 
+    Findings are suppressed as soon as a check produces them (before a
+    pull-request run decides which findings it reports, so that old and new
+    are compared without the suppressed ones), and the ledger remembers
+    which directive suppressed what. At the end of the run
+    (:meth:`unused`), a directive that suppressed nothing becomes a PL008
+    finding. Worker processes send their ledger back as carriers
+    (:meth:`carriers`, :meth:`absorb`) among their findings.
+    """
 
-def apply(findings: List[Finding], enabled: Set[str], suppress: bool = True,
-          unused_rule=None) -> Tuple[List[Finding], int]:
-    """The findings that no directive suppresses, plus one ``unused_rule``
-    (PL008) finding for each directive that suppressed nothing; and how many
-    findings were suppressed. ``enabled``: the codes this run checked (a
-    directive for a code that did not run is not judged)."""
-    carriers = [f for f in findings if f.code == CARRIER]
-    if not carriers:
-        return findings, 0
-    rest = [f for f in findings if f.code != CARRIER]
-    if not suppress:
-        return rest, 0
-    by_line = {}
-    by_file = {}
-    seen = set()
-    for c in carriers:
-        d = c.directive
-        key = (c.path, d.line, d.column)
-        if key in seen:
-            continue
-        seen.add(key)
-        if d.scope == FILE:
-            by_file.setdefault(c.path, []).append([c, d, set()])
-        else:
-            by_line.setdefault((c.path, d.line), []).append([c, d, set()])
-    kept, counted = [], set()
-    for f in rest:
-        hit = None
-        for entry in by_line.get((f.path, f.line), ()):
-            if f.code in entry[1].codes:
-                hit = entry
-                break
-        if hit is None:
-            for entry in by_file.get(f.path, ()):
-                if f.code in entry[1].codes:
-                    hit = entry
-                    break
-        if hit is None:
-            kept.append(f)
-            continue
-        hit[2].add(f.code)
-        counted.add((f.path, f.line, f.column, f.code, f.message))
-    if unused_rule is not None and unused_rule.code in enabled:
-        for entries in list(by_line.values()) + list(by_file.values()):
-            for c, d, used in entries:
-                judged = [code for code in d.codes if code in enabled and code not in used]
-                if not judged:
-                    continue
-                where = "on this line" if d.scope == LINE else "in this file"
-                if d.scope == LINE and d.own_line:
-                    hint = ("a 'disable' comment applies to the line it ends: move it to the end "
-                            "of the line with the finding, or remove it")
-                else:
-                    hint = "remove it" if len(judged) == len(d.codes) else f"remove {', '.join(judged)} from it"
-                kept.append(Finding(
-                    code=unused_rule.code, name=unused_rule.name, severity=unused_rule.severity,
-                    path=c.path, message=f"suppression of {', '.join(judged)} suppresses nothing {where}",
-                    line=d.line, column=d.column, end_line=d.line, end_column=d.end_column,
-                    hint=hint, subject=c.subject))
-    return kept, len(counted)
+    def __init__(self):
+        # (path, line, column) -> [path, directive, codes it suppressed]
+        self._uses: Dict[Tuple[str, int, int], list] = {}
+        self._by_path: Dict[str, Tuple[Dict[int, List[list]], List[list]]] = {}
+        self._suppressed: Set[tuple] = set()
+
+    @property
+    def suppressed(self) -> int:
+        return len(self._suppressed)
+
+    def note(self, path: str, directives: Iterable[Directive]) -> None:
+        """Know the directives of the file at ``path`` (once per file)."""
+        if path in self._by_path:
+            return
+        by_line: Dict[int, List[list]] = {}
+        whole: List[list] = []
+        for d in directives:
+            if not d.codes:
+                continue
+            entry = self._uses.setdefault((path, d.line, d.column), [path, d, set()])
+            (whole if d.scope == FILE else by_line.setdefault(d.line, [])).append(entry)
+        self._by_path[path] = (by_line, whole)
+
+    def filter(self, findings: List[Finding]) -> List[Finding]:
+        """``findings`` without those a noted directive suppresses."""
+        kept = []
+        for f in findings:
+            known = self._by_path.get(f.path)
+            hit = None
+            if known is not None:
+                by_line, whole = known
+                for entry in by_line.get(f.line, ()) if f.line is not None else ():
+                    if f.code in entry[1].codes:
+                        hit = entry
+                        break
+                if hit is None:
+                    hit = next((e for e in whole if f.code in e[1].codes), None)
+            if hit is None:
+                kept.append(f)
+            else:
+                hit[2].add(f.code)
+                self._suppressed.add((f.path, f.line, f.column, f.code, f.message))
+        return kept
+
+    def carriers(self) -> List[Finding]:
+        """The ledger as findings of code CARRIER (and emptied), to travel
+        back from a worker process with its findings."""
+        out = [Finding(code=CARRIER, name="", severity="", path=path, message="",
+                       line=d.line, column=d.column, directive=(d, frozenset(used)))
+               for path, d, used in self._uses.values()]
+        out += [Finding(code=CARRIER, name="", severity="", path=key[0], message="",
+                        directive=("suppressed", key)) for key in self._suppressed]
+        self.__init__()
+        return out
+
+    def absorb(self, findings: List[Finding]) -> List[Finding]:
+        """Take carriers back into the ledger; the other findings are returned."""
+        rest = []
+        for f in findings:
+            if f.code != CARRIER:
+                rest.append(f)
+                continue
+            first, second = f.directive
+            if first == "suppressed":
+                self._suppressed.add(second)
+                continue
+            entry = self._uses.setdefault((f.path, first.line, first.column), [f.path, first, set()])
+            entry[2].update(second)
+        return rest
+
+    def unused(self, enabled: Set[str], rule, report=None) -> List[Finding]:
+        """One ``rule`` (PL008) finding per directive with codes that ran
+        (``enabled``) and suppressed nothing, in the files ``report`` accepts
+        (a pull-request run: the files it reports in full)."""
+        out = []
+        if rule is None or rule.code not in enabled:
+            return out
+        for path, d, used in self._uses.values():
+            if report is not None and not report(path):
+                continue
+            judged = [code for code in d.codes if code in enabled and code not in used]
+            if not judged:
+                continue
+            where = "on this line" if d.scope == LINE else "in this file"
+            if d.scope == LINE and d.own_line:
+                hint = ("a 'disable' comment applies to the line it ends: move it to the end "
+                        "of the line with the finding, or remove it")
+            else:
+                hint = "remove it" if len(judged) == len(d.codes) else f"remove {', '.join(judged)} from it"
+            out.append(Finding(
+                code=rule.code, name=rule.name, severity=rule.severity, path=path,
+                message=f"suppression of {', '.join(judged)} suppresses nothing {where}",
+                line=d.line, column=d.column, end_line=d.line, end_column=d.end_column,
+                hint=hint, subject=path))
+        return out

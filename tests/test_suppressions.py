@@ -159,3 +159,13 @@ def test_suppressions_cross_worker_processes(repo):
     run = lint(root, "--all", "--jobs", "2")
     assert [(f["code"], f["path"]) for f in run.findings] == [("PL008", META)]
     assert run.json["summary"]["suppressed"] == 1
+
+
+def test_unused_suppressions_are_judged_only_in_files_a_change_reports_in_full(repo):
+    lb = VALID["leaderboards/lb/leaderboard.yaml"].replace("title: LB", "title: LB  # penguin-lint: disable=PL407")
+    root = repo({"leaderboards/lb/leaderboard.yaml": lb,
+                 SUMMARY: VALID[SUMMARY] + "# touched\n"})
+    assert lint(root, "--all").at("PL008") == [("leaderboards/lb/leaderboard.yaml", 3)]
+    # the summary's change re-checks the leaderboard, which is not reported in full
+    assert lint(root, SUMMARY).findings == []
+    assert lint(root, "leaderboards/lb/leaderboard.yaml").at("PL008") == [("leaderboards/lb/leaderboard.yaml", 3)]
