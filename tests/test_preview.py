@@ -261,3 +261,19 @@ def test_no_output_line_starts_with_text_from_the_files(tmp_path):
                  preview.render_changes_markdown(preview.compare_repos(build(tmp_path, "e2", {}), repo))):
         assert "forged" in text or "::warning::x" in text
         assert not any(line.startswith("::") for line in text.splitlines())
+
+
+def test_preview_before_as_json_and_with_all_rows(tmp_path):
+    head = tmp_path / "head"
+    shutil.copytree(EXAMPLES / "repo", head)
+    summary = head / "experiments/code-eval/sql-puzzles-baseline-deepseek-flash-1017-20261030/test/summary.yaml"
+    summary.write_text(summary.read_text().replace("71.6666666667", "69.1666666667"))
+    doc = json.loads(lint(None, "preview", "--root", str(head), "--before", str(EXAMPLES / "repo"),
+                          "--format", "json").output)
+    (lb,) = doc["leaderboards"]
+    (change,) = lb["changes"]
+    assert change["kind"] == "changed" and change["fields"] == ["mean"]
+    assert change["before"]["mean"] == pytest.approx((72.5 + 71.6666666667) / 2)
+    assert change["after"]["mean"] == pytest.approx((72.5 + 69.1666666667) / 2)
+    text = lint(None, "preview", "--root", str(head), "--before", str(EXAMPLES / "repo"), "--all-rows").output
+    assert [line.split()[0] for line in text.splitlines()[1:]] == ["changed", "unchanged", "unchanged"]
