@@ -1,5 +1,5 @@
-"""The command line: ``penguin-lint [--all | PATH... | --diff-base REF]`` and
-``penguin-lint rules [CODE]``.
+"""The command line: ``penguin-lint [--all | PATH... | --diff-base REF] [--fix]``,
+``penguin-lint rules [CODE]`` and ``penguin-lint preview [LEADERBOARD...]``.
 
 Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 usage error
 or failure of the tool itself (one line on stderr, never a traceback).
@@ -101,14 +101,23 @@ def fail(message: str) -> "click.exceptions.Exit":
                    "in touched files too (for repositories with old debt).")
 @click.option("--config-from-worktree", is_flag=True,
               help="In diff mode, use the working tree's .penguin-lint.toml instead of the base's.")
+@click.option("--fix", is_flag=True,
+              help="Repair in place what has exactly one right answer (`penguin-lint rules` says which rules).")
+@click.option("--unsafe-fixes", is_flag=True,
+              help="With --fix or --diff: also make repairs that change meaning (status published -> draft).")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Print the fixes as a unified diff and change nothing (exit 1 when there is something to fix).")
+@click.option("--no-suppress", is_flag=True,
+              help="Ignore inline '# penguin-lint: disable' comments: show every finding.")
 @click.version_option(__version__, "--version", prog_name="penguin-lint")
 def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
-         new_only, config_from_worktree):
+         new_only, config_from_worktree, fix, unsafe_fixes, show_diff, no_suppress):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
     rest of the repository is still read as context); with neither, what
-    changed against the default branch. `penguin-lint rules` lists the rules.
+    changed against the default branch. `penguin-lint rules` lists the rules;
+    `penguin-lint preview` shows the leaderboards as they will be rendered.
     """
     from penguin_lint.config import ConfigError, load_config
     from penguin_lint.engine import Engine, ToolError, enabled_rules
@@ -129,6 +138,8 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
         # Said before the run, not after it.
         raise fail(f"cannot write --output {output}: No such file or directory")
+    if unsafe_fixes and not (fix or show_diff):
+        raise fail("--unsafe-fixes works with --fix or --diff")
     if kind is not None and kind not in FILE_KINDS:
         raise fail(f"unknown kind '{kind}' (known: {', '.join(sorted(FILE_KINDS))})")
     if all_ and new_only:
@@ -174,7 +185,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             raise fail(f"no such file or folder: {p}")
         rel_paths.append(rel)
     forced = {p: kind for p in rel_paths} if kind else {}
-    engine = Engine(repo, config, rules, forced_kinds=forced)
+    engine = Engine(repo, config, rules, forced_kinds=forced, suppress=not no_suppress)
     if definition is not None:
         drel = _relative(definition, cwd, root)
         if drel is None or repo.entry(drel) is None:
@@ -183,20 +194,23 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
 
     from penguin_lint.scope import Change, Scope
 
-    try:
+    def new_engine() -> "Engine":
+        e = Engine(Repository(root, config), config, rules, forced_kinds=forced, suppress=not no_suppress)
+        e.ctx.options.update(engine.ctx.options)
+        return e
+
+    def run(engine) -> "Result":
+        """One run of the kind asked for (--fix runs it again after repairing)."""
+        nonlocal base_tree
+        repo = engine.repo
         if all_:
-            if not config.kinds and not any(
-                    repo.is_dir(top) for top in list(repo.layout.roots.values()) + ["leaderboard"]):
-                # Not a green check on nothing: say that there was nothing to lint.
-                raise fail(f"no {', '.join(r + '/' for r in repo.walk_roots() if r)} folder under "
-                           f"{root}: nothing to lint (is --root right?)")
-            result = engine.run_all(jobs=jobs)
-        elif not diff_mode:
+            return engine.run_all(jobs=jobs)
+        if not diff_mode:
             change = Change.of(repo, rel_paths)
             folders = [p for p in rel_paths if p == "" or repo.is_dir(p)]
             # Paths in a work tree are what is about to be committed (the
             # pre-commit hook): they are compared with HEAD.
-            base_engine = _head_base(root, repo, config, rules)
+            base_engine = _head_base(root, repo, config, rules, tree=base_tree)
             if base_engine is not None:
                 engine.ctx.base = base_engine.repo
                 base_tree = base_engine.repo.tree
@@ -204,23 +218,40 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             result = engine.run_change(change, scope)
             if base_engine is not None:
                 result.compared_with = _compared(base_engine.repo)
-        else:
-            from penguin_lint.basetree import BaseRepository
+            return result
+        from penguin_lint.basetree import BaseRepository
 
-            changed = git_change.paths
-            if rel_paths:
-                changed = [c for c in changed if any(c == p or c.startswith(p + "/") or p == "" for p in rel_paths)]
-            change = Change.of(repo, changed, renames=git_change.renames)
-            base_repo = BaseRepository(base_tree, root, config, label=git_change.label)
-            base_engine = Engine(base_repo, config, rules, forced_kinds=forced)
-            base_engine.ctx.options.update(engine.ctx.options)
-            engine.ctx.base = base_repo
-            engine.ctx.renames = dict(change.renames)
-            engine.ctx.config_from_base = not config_from_worktree
-            scope = Scope(change, base_engine, new_only=new_only)
-            result = engine.run_change(change, scope)
-            result.compared_with = _compared(base_repo)
-            result.no_changes = len(change) == 0
+        changed = git_change.paths
+        if rel_paths:
+            changed = [c for c in changed if any(c == p or c.startswith(p + "/") or p == "" for p in rel_paths)]
+        change = Change.of(repo, changed, renames=git_change.renames)
+        base_repo = BaseRepository(base_tree, root, config, label=git_change.label)
+        base_engine = Engine(base_repo, config, rules, forced_kinds=forced, suppress=not no_suppress)
+        base_engine.ctx.options.update(engine.ctx.options)
+        engine.ctx.base = base_repo
+        engine.ctx.renames = dict(change.renames)
+        engine.ctx.config_from_base = not config_from_worktree
+        scope = Scope(change, base_engine, new_only=new_only)
+        result = engine.run_change(change, scope)
+        result.compared_with = _compared(base_repo)
+        result.no_changes = len(change) == 0
+        return result
+
+    try:
+        if all_ and not config.kinds and not any(
+                repo.is_dir(top) for top in list(repo.layout.roots.values()) + ["leaderboard"]):
+            # Not a green check on nothing: say that there was nothing to lint.
+            raise fail(f"no {', '.join(r + '/' for r in repo.walk_roots() if r)} folder under "
+                       f"{root}: nothing to lint (is --root right?)")
+        result = run(engine)
+        if fix or show_diff:
+            def relint():
+                try:
+                    return run(new_engine())
+                except (ToolError, GitError) as err:
+                    raise fail(str(err))
+
+            result = _fix(result, show_diff, unsafe_fixes, root, config, output, relint)
     except ToolError as e:
         raise fail(str(e))
     except GitError as e:
@@ -301,7 +332,7 @@ def _tree_file(tree, rel: str) -> Optional[bytes]:
     return BaseRepository(tree, Path("."), Config()).read_bytes(rel)
 
 
-def _head_base(root: Path, repo, config, rules):
+def _head_base(root: Path, repo, config, rules, tree=None):
     """An engine over ``HEAD`` for a path run inside a git work tree, or
     None (outside git, no commit yet, or git trouble: the run then compares
     with nothing, as outside git)."""
@@ -318,7 +349,9 @@ def _head_base(root: Path, repo, config, rules):
         return None
     if head is None:
         return None
-    base_repo = BaseRepository(GitTree(g.top, head, g.prefix), root, config, label="HEAD")
+    if tree is None or tree.commit != head:
+        tree = GitTree(g.top, head, g.prefix)
+    base_repo = BaseRepository(tree, root, config, label="HEAD")
     return Engine(base_repo, config, rules)
 
 
@@ -342,6 +375,36 @@ def use_color(choice: str, stream) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def _fix(result, show_diff, unsafe, root, config, output, relint):
+    """--fix: repair, re-lint (``relint``: the same run again), and return
+    the result to report; --diff: print the repairs as a diff and exit
+    (nothing is written)."""
+    from penguin_lint.context import Context
+    from penguin_lint.fixes import fix_run
+    from penguin_lint.repo import Repository
+    from penguin_lint.rules import all_rules
+
+    result, outcome = fix_run(
+        result, relint, str(root), lambda: Context(Repository(root, config), config),
+        {r.code: r for r in all_rules()}, unsafe, show_diff, config.size_limit)
+    for line in outcome.refused:
+        say(f"penguin-lint: warning: {line}")
+    if show_diff:
+        stream = open(output, "w", encoding="utf-8") if output else sys.stdout
+        try:
+            for line in outcome.diff:
+                stream.write(line + "\n")
+        finally:
+            if output:
+                stream.close()
+        n, files = outcome.fixed, len(outcome.files)
+        say(f"Would fix {n} finding{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}."
+            if n else "Nothing to fix.")
+        raise click.exceptions.Exit(EXIT_FINDINGS if n else EXIT_OK)
+    result.fixed = outcome.fixed
+    return result
 
 
 def _relative(p: str, cwd: Path, root: Path) -> Optional[str]:
@@ -384,14 +447,79 @@ def rules_cmd(code, fmt):
         show(rules_table(rules, markdown=fmt == "markdown"))
 
 
+@click.command("preview", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("leaderboard_ids", nargs=-1, metavar="[LEADERBOARD]...")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path),
+              help="Repository root (found as for linting).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
+@click.option("--before", "before_root", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Another checkout of the repository (the base of a pull request): show what changed "
+                   "from it, row by row, before -> after.")
+@click.option("--all-rows", is_flag=True, help="With --before: list unchanged rows too.")
+def preview_cmd(leaderboard_ids, root, fmt, before_root, all_rows):
+    """Show leaderboards as they will be rendered: every entry's mean,
+    standard deviation (RFC-0005's formulas), label, rank and Pareto axes."""
+    from penguin_lint import preview
+    from penguin_lint.config import ConfigError, load_config
+    from penguin_lint.layout import FILE_KINDS
+    from penguin_lint.repo import Repository
+
+    def open_repo(folder: Path):
+        folder = folder.resolve()
+        if not folder.is_dir():
+            raise fail(f"not a folder: {folder}")
+        try:
+            return Repository(folder, load_config(folder, FILE_KINDS))
+        except ConfigError as e:
+            raise fail(str(e))
+
+    repo = open_repo(root if root is not None else find_root(Path.cwd()))
+    try:
+        text = _preview_text(preview, repo, list(leaderboard_ids) or None,
+                             open_repo(before_root) if before_root is not None else None, fmt, all_rows)
+    except RecursionError:
+        raise fail("internal error: preview recursed too deep") from None
+    except (ArithmeticError, ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
+        raise fail(f"internal error: preview failed: {type(e).__name__}: {e}") from None
+    show(text.rstrip("\n"))
+
+
+def _preview_text(preview, repo, ids, before, fmt, all_rows) -> str:
+    """The preview of ``ids`` (default: every leaderboard) in ``fmt``; with
+    ``before`` (a repository), what changed from it."""
+    if ids:
+        before_ids = preview.leaderboards(before) if before is not None else []
+        for lb in ids:
+            if lb not in preview.leaderboards(repo) and lb not in before_ids:
+                raise fail(f"no leaderboard '{lb}' (known: {', '.join(preview.leaderboards(repo)) or 'none'})")
+    if before is not None:
+        results = preview.compare_repos(before, repo, ids)
+        return (preview.render_changes_json(results) if fmt == "json" else
+                preview.render_changes_markdown(results, all_rows) if fmt == "markdown" else
+                preview.render_changes_text(results, all_rows))
+    else:
+        boards = []
+        for lb in ids or preview.leaderboards(repo):
+            boards.append(preview.board(repo, lb))
+            repo.forget("")  # one board's documents at a time
+        if not boards:
+            raise fail(f"no leaderboards under {repo.root / repo.layout.roots['leaderboards']}")
+        return (preview.render_json(boards) if fmt == "json" else
+                preview.render_markdown(boards) if fmt == "markdown" else preview.render_text(boards))
+
+
+SUBCOMMANDS = {"rules": rules_cmd, "preview": preview_cmd}
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
-    command = rules_cmd if args[:1] == ["rules"] else lint
-    if command is rules_cmd:
+    command = SUBCOMMANDS.get(args[0], lint) if args else lint
+    name = "penguin-lint"
+    if command is not lint:
+        name += " " + args[0]
         args = args[1:]
     try:
-        command.main(args=args, prog_name="penguin-lint" + (" rules" if command is rules_cmd else ""),
-                     standalone_mode=True)
+        command.main(args=args, prog_name=name, standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover
         say("penguin-lint: interrupted")
         sys.exit(EXIT_FAILURE)

@@ -17,7 +17,9 @@ from penguin_lint.context import Context
 from penguin_lint.finding_cap import cap_findings
 from penguin_lint.findings import ERROR, Finding
 from penguin_lint.repo import Repository
-from penguin_lint.rules import all_rules
+from penguin_lint.layout import FILE_KINDS
+from penguin_lint.rules import all_rules, get_rule
+from penguin_lint.suppressions import Ledger
 from penguin_lint.rules.base import Rule, Subject
 
 
@@ -44,6 +46,10 @@ class Result:
     no_changes: bool = False
     #: findings folded into "N more" findings (finding_cap.py)
     omitted: int = 0
+    #: findings an inline "penguin-lint: disable" comment suppressed
+    suppressed: int = 0
+    #: findings --fix repaired before this result was made (None: no --fix)
+    fixed: Optional[int] = None
 
     @property
     def errors(self) -> int:
@@ -70,8 +76,11 @@ def subject_for(repo: Repository, path: str, is_dir: bool) -> Subject:
 
 
 class Engine:
-    def __init__(self, repo: Repository, config: Config, rules: List[Rule], forced_kinds=None):
+    def __init__(self, repo: Repository, config: Config, rules: List[Rule], forced_kinds=None,
+                 suppress: bool = True):
         self.repo = repo
+        # None (--no-suppress): inline suppressions are ignored, every finding shown
+        self.ledger = Ledger() if suppress else None
         self.config = config
         self.ctx = Context(repo, config)
         self.rules = rules
@@ -116,6 +125,19 @@ class Engine:
                 raise ToolError(
                     f"internal error: {rule.code} failed on {subject.path or '.'}: "
                     f"{type(e).__name__}: {e}") from None
+        if self.ledger is not None:
+            # Suppressed at once, before a pull-request run tells old
+            # findings from new: the directives of the file checked and of
+            # the files its findings are in (a folder's finding can sit in
+            # one of its files).
+            paths = {f.path for f in out if f.line is not None}
+            if not subject.is_dir and subject.kind in FILE_KINDS:
+                paths.add(subject.path)
+            for p in sorted(paths):
+                if p == subject.path or self.subject(p, False).kind in FILE_KINDS:
+                    doc = self.repo.load(p)
+                    self.ledger.note(p, doc.directives if doc is not None else ())
+            out = self.ledger.filter(out)
         return out
 
     # -- runs -----------------------------------------------------------------
@@ -232,6 +254,9 @@ class Engine:
                 self.ctx.forget(top + "/")
         loads = self.repo.loads - before
         self.ctx.reset()
+        if self.ledger is not None:
+            # from a worker process, the ledger travels with the findings
+            findings.extend(self.ledger.carriers())
         return findings, files, loads
 
     def run_paths(self, changed: Iterable[str]) -> Result:
@@ -313,7 +338,8 @@ class Engine:
                 findings.extend(scope.report(s, candidates, self))
         if unit is not None:
             self._drop(unit, scope)
-        result = self._finish(findings, files)
+        # Unused suppressions are judged where every finding is reported.
+        result = self._finish(findings, files, report_unused=scope.touches)
         result.touched = frozenset(change.paths)
         result.hidden = scope.hidden
         result.base_loads = scope.base.repo.loads if scope.base is not None else 0
@@ -325,7 +351,16 @@ class Engine:
         self.ctx.forget(unit)
         scope.forget()
 
-    def _finish(self, findings: List[Finding], files: int) -> Result:
+    def _finish(self, findings: List[Finding], files: int, report_unused=None) -> Result:
+        """The result: findings filtered by per-file ignores and deduplicated,
+        with PL008 for suppressions that suppressed nothing in the files
+        ``report_unused`` accepts (default: all)."""
+        suppressed = 0
+        if self.ledger is not None:
+            findings = self.ledger.absorb(findings)
+            findings += self.ledger.unused({r.code for r in self.rules}, get_rule("PL008"), report_unused)
+            suppressed = self.ledger.suppressed
+            self.ledger = Ledger()
         out = []
         seen = set()
         for f in findings:
@@ -339,7 +374,7 @@ class Engine:
             out.append(f)
         out.sort(key=Finding.sort_key)
         out, omitted = cap_findings(out)
-        return Result(out, files, self.repo.loads, omitted=omitted)
+        return Result(out, files, self.repo.loads, omitted=omitted, suppressed=suppressed)
 
 
 def _unit_of(path: str) -> str:

@@ -41,6 +41,9 @@ class Finding:
     # "touched" - in a file the change adds, modifies or renames;
     # "dependent" - elsewhere, in a file whose verdict the change altered.
     scope: Optional[str] = field(default=None, compare=False, repr=False)
+    # An inline suppression carried to the end of the run (suppressions.py);
+    # set only on the carriers the engine removes before reporting.
+    directive: Optional[object] = field(default=None, compare=False, repr=False)
 
     def sort_key(self):
         return (self.path, self.line or 0, self.column or 0, self.code, self.message)

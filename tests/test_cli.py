@@ -38,7 +38,7 @@ def test_json_report_shape(repo):
     run = lint(repo({BENCH: VALID[BENCH].replace('"1.0.0"', '"2026.10.09.1"')}), "--all")
     doc = run.json
     assert doc["version"] == 1
-    assert doc["summary"] == {"files": 7, "errors": 1, "warnings": 0}
+    assert doc["summary"] == {"files": 7, "errors": 1, "warnings": 0, "suppressed": 0}
     [f] = doc["findings"]
     assert set(f) == {"path", "line", "column", "end_line", "end_column", "code", "name",
                       "severity", "message", "hint", "scope"}

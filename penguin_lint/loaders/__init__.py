@@ -14,6 +14,7 @@ from penguin_lint.loaders.document import Document
 from penguin_lint.loaders.json_loader import load_json
 from penguin_lint.loaders.toml_loader import load_toml
 from penguin_lint.loaders.yaml_loader import load_yaml
+from penguin_lint.suppressions import find_directives
 
 LOADERS = {".yaml": load_yaml, ".yml": load_yaml, ".toml": load_toml, ".json": load_json}
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".json": "json"}
@@ -96,6 +97,7 @@ def load_bytes(raw: bytes, rel_path: str, ext: str | None = None) -> Document:
         text = text[1:]
     doc = LOADERS.get(ext, load_yaml)(text, rel_path)
     doc.close_problems()
+    doc.directives = find_directives(text, doc.fmt)
     return doc
 
 

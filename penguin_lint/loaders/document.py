@@ -38,6 +38,7 @@ class Document:
     __slots__ = (
         "path", "fmt", "data", "parsed", "problems", "_values", "_keys",
         "implicit", "_indexer", "text", "nonfinite", "_counts", "_dropped", "_tree",
+        "directives",
     )
 
     def __init__(self, path: str, fmt: str):
@@ -60,6 +61,8 @@ class Document:
         self._dropped: Dict[str, Optional[Position]] = {}
         # YAML and JSON keep positions in a PositionTree (loaders/positions.py)
         self._tree = None
+        # inline "# penguin-lint: disable=..." comments (suppressions.py)
+        self.directives: tuple = ()
 
     # -- problems ----------------------------------------------------------
     def add(self, problem: Problem) -> None:

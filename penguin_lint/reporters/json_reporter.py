@@ -19,6 +19,9 @@ def report(result, stream, **_):
     omitted = getattr(result, "omitted", 0)
     if omitted:  # findings folded into "N more" ones, past the cap per file and code
         doc["summary"]["omitted"] = omitted
+    doc["summary"]["suppressed"] = getattr(result, "suppressed", 0)
+    if getattr(result, "fixed", None) is not None:
+        doc["summary"]["fixed"] = result.fixed
     # ensure_ascii keeps control characters and odd bytes as \u escapes.
     json.dump(doc, stream, indent=2, ensure_ascii=True)
     stream.write("\n")

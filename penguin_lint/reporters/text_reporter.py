@@ -21,7 +21,17 @@ def report(result, stream, color: bool = False, **_):
             stream.write(f"    {c(_CYAN, 'hint:')} {sanitize(f.hint)}\n")
     e, w = result.errors, result.warnings
     files = files_checked(result)
-    if no_changes(result):
+    fixed = getattr(result, "fixed", None)
+    if fixed is not None:
+        # --fix: what was repaired, and what is left for the author
+        done = f"Fixed {fixed} finding{'s' if fixed != 1 else ''}"
+        if not e and not w:
+            stream.write(f"{done}; none remain ({files}).\n")
+        else:
+            left = e + w
+            stream.write(f"{done}; {left} remain{'s' if left == 1 else ''}: {e} error{'s' if e != 1 else ''}, "
+                         f"{w} warning{'s' if w != 1 else ''} ({files}).\n")
+    elif no_changes(result):
         stream.write(no_changes(result) + "\n")
     elif not e and not w:
         stream.write(f"All checks passed ({files}).\n")

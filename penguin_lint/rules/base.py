@@ -39,6 +39,9 @@ class Rule:
     #: (file name, text) examples for `penguin-lint rules CODE`
     bad: Tuple[str, str] = ("", "")
     good: Tuple[str, str] = ("", "")
+    #: whether ``--fix`` repairs this rule's findings (fixes/): "" no,
+    #: "safe" with --fix, "unsafe" only with --fix --unsafe-fixes
+    fixable: str = ""
 
     @classmethod
     def doc(cls) -> str:

@@ -13,5 +13,6 @@ class WrongType(ProblemRule):
     summary = 'a value of the wrong type (with a "quote it" hint when YAML/TOML typed it)'
     source = "schema"
     kinds = DATA_FILE_KINDS
+    fixable = "safe"  # a value YAML/TOML typed, quoted as written (fixes/quoting.py)
     bad = ('meta_info.yaml', 'model_name: 1.5\nalgorithm: yes\n')
     good = ('meta_info.yaml', 'model_name: "1.5"\nalgorithm: "yes"\n')

@@ -21,6 +21,7 @@ class IdMismatch(Rule):
     name = "id-mismatch"
     summary = "an id differs from its folder name"
     kinds = tuple(ID_KEYS)
+    fixable = "safe"  # the id set to the folder name (fixes/ids.py)
     bad = ("packages/sql-puzzles/benchmark_config.toml", 'id = "sql-puzzle"\n')
     good = ("packages/sql-puzzles/benchmark_config.toml", 'id = "sql-puzzles"\n')
 

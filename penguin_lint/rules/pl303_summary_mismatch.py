@@ -69,6 +69,7 @@ class SummaryMismatch(Rule):
     name = "summary-mismatch"
     summary = "`score_mean`, `score_std` or totals disagree with the attempts"
     kinds = ("summary",)
+    fixable = "safe"  # recomputed from the attempts (fixes/summary.py)
     bad = ("experiments/lb/exp-1/test/summary.yaml",
            "# attempts score 69.5, 70.0 and 68.0: mean 69.1667, sample std 1.0408\n"
            "n_attempt: 3\nscore_mean: 69.18   # not 69.1667 rounded to 2 decimals\n"

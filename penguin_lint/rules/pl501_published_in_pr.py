@@ -21,6 +21,7 @@ class PublishedInPr(Rule):
     severity = WARNING
     summary = "a pull request adds or sets `status: published`"
     kinds = tuple(WHAT)
+    fixable = "unsafe"  # published set back to draft (fixes/status.py)
     bad = ("leaderboards/swe-lite/leaderboard.yaml",
            "# new in this pull request\nleaderboard_id: swe-lite\nstatus: published\n")
     good = ("leaderboards/swe-lite/leaderboard.yaml",

@@ -1,0 +1,112 @@
+"""Writing a fixed file: atomically, in place, and only inside the repository.
+
+The file is re-read without following links and must still hold the bytes
+the fix was computed from; the new bytes go to a temporary file in the same
+folder (same file system, same permissions), which then replaces the file
+with ``os.replace`` - a reader sees the old file or the new one, never half
+of one. A symbolic link is never written through, and no path leaves the
+repository root.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import stat
+import tempfile
+from typing import List
+
+from penguin_lint.reporters import sanitize
+from penguin_lint.repo import _plain_rel
+
+_O_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+class WriteRefused(Exception):
+    """A fix that must not be written (one line says why)."""
+
+
+def real_path(root: str, rel: str) -> str:
+    """The file's path under ``root``, refusing anything that could lead
+    elsewhere: an odd relative path, a link on the way, a non-regular file."""
+    if not _plain_rel(rel):
+        raise WriteRefused(f"not a plain repository path: {rel}")
+    root_real = os.path.realpath(root)
+    full = os.path.join(root_real, *rel.split("/"))
+    folder = os.path.dirname(full)
+    if os.path.realpath(folder) != folder or not (folder + os.sep).startswith(root_real + os.sep):
+        raise WriteRefused(f"{rel}: its folder is outside the repository or behind a link")
+    try:
+        st = os.lstat(full)
+    except OSError as e:
+        raise WriteRefused(f"{rel}: {e.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise WriteRefused(f"{rel}: not a regular file (a link is never written through)")
+    return full
+
+
+def read_current(root: str, rel: str, limit: int) -> bytes:
+    full = real_path(root, rel)
+    try:
+        fd = os.open(full, _O_READ)
+    except OSError as e:
+        raise WriteRefused(f"{rel}: {e.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise WriteRefused(f"{rel}: not a regular file")
+        chunks, remaining = [], limit + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise WriteRefused(f"{rel}: over the size limit")
+    return data
+
+
+def write_atomic(root: str, rel: str, expected: bytes, new: bytes) -> None:
+    """Replace the file's bytes ``expected`` with ``new``."""
+    full = real_path(root, rel)
+    if read_current(root, rel, max(len(expected), 1)) != expected:
+        raise WriteRefused(f"{rel}: changed while it was being fixed; not written")
+    mode = stat.S_IMODE(os.lstat(full).st_mode)
+    if not mode & 0o222 or not os.access(full, os.W_OK):
+        # a rename would replace it anyway; a read-only file says "do not"
+        raise WriteRefused(f"{rel}: the file is read-only; not written")
+    folder, name = os.path.split(full)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".fix", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(new)
+            f.flush()
+            os.fchmod(f.fileno(), mode)
+            os.fsync(f.fileno())
+        if not stat.S_ISREG(os.lstat(full).st_mode):
+            raise WriteRefused(f"{rel}: replaced by a link while it was being fixed; not written")
+        os.replace(tmp, full)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def unified_diff(rel: str, old: bytes, new: bytes) -> List[str]:
+    """The change as a unified diff, one output line per line. File text is
+    sanitized, and every line starts with ' ', '+', '-' or '@', so a line of
+    content can drive no terminal and forge no CI log command. Line endings
+    are not shown (the fix keeps them as they are)."""
+    a = old.decode("utf-8", "replace").splitlines(keepends=True)
+    b = new.decode("utf-8", "replace").splitlines(keepends=True)
+    out = []
+    for line in difflib.unified_diff(a, b, f"a/{rel}", f"b/{rel}"):
+        body = line.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+        out.append(sanitize(body))
+        if body == line and not line.startswith(("---", "+++", "@@")):
+            out.append("\\ No newline at end of file")
+    return out
