@@ -164,6 +164,56 @@ def _last_line(text: str, default: str) -> str:
     return re.sub(r"^penguin-lint: error: ", "", msg)
 
 
+def _preview_summary(env: Dict[str, str], cwd: str, root: Path, path: str) -> None:
+    """Append to the job summary what the pull request does to each
+    leaderboard it affects (before -> after), as far as GitHub's 1 MiB cap
+    allows. A preview that cannot be made is said in one line; it never
+    fails the step (the lint result decides that)."""
+    from penguin_lint.reporters import github_reporter, step_summary
+
+    args = [sys.executable, "-I", "-m", "penguin_lint", "preview", f"--root={root}", "--format", "markdown"]
+    # one argument: a ref cannot pose as an option
+    args.append(f"--diff-base={base_ref(env) or _default_base(root) or 'HEAD'}")
+    try:
+        proc = subprocess.run(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        proc = None
+        note = f"the leaderboard preview could not run: {e}"
+    if proc is not None:
+        text = proc.stdout.decode("utf-8", "replace")
+        note = None if proc.returncode == 0 else _last_line(proc.stderr.decode("utf-8", "replace"),
+                                                             f"preview exited with status {proc.returncode}")
+    if note is not None:
+        text = f"\n*{step_summary.md(note)}*\n"
+    elif text.startswith("No leaderboard is affected"):
+        return
+    else:
+        text = "\n## Leaderboards after this pull request\n\n" + text.rstrip("\n") + "\n"
+    budget = step_summary.LIMIT - github_reporter._existing(path)
+    if len(text.encode("utf-8")) > budget:
+        cut = text.encode("utf-8")[:max(0, budget - 200)].decode("utf-8", "ignore")
+        text = cut[:cut.rfind("\n") + 1] + f"\n**{step_summary.CUT_NOTE}**\n" if budget > 200 else ""
+    if text:
+        try:
+            github_reporter.write_summary(path, text)
+        except OSError:
+            pass  # the lint summary above says what matters
+
+
+def _default_base(root: Path) -> Optional[str]:
+    from penguin_lint.gitscope import DEFAULT_BRANCHES, GitError, GitRepo
+
+    try:
+        g = GitRepo(root)
+        for name in DEFAULT_BRANCHES:
+            if g.rev(name + "^{commit}"):
+                return name
+    except GitError:
+        pass
+    return None
+
+
 def main(env: Optional[Dict[str, str]] = None) -> int:
     from penguin_lint.cli import find_root
     from penguin_lint.github_run import blob_base, relocate, repository_prefix, summary_path
@@ -216,6 +266,8 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
     github_reporter.report(shown, sys.stdout, exists=lambda p: exists.get(p, True),
                            summary_path=summary_path(env), blob_base=blob_base(env))
     sys.stdout.flush()
+    if not _flag(env, "PENGUIN_LINT_ALL") and summary_path(env):
+        _preview_summary(env, cwd, root, summary_path(env))
     outputs = {"errors": str(result.errors), "warnings": str(result.warnings), "sarif": "",
                "status": "failed" if proc.returncode else "passed"}
     sarif = env.get("PENGUIN_LINT_SARIF", "").strip()

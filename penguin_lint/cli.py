@@ -455,8 +455,11 @@ def rules_cmd(code, fmt):
 @click.option("--before", "before_root", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="Another checkout of the repository (the base of a pull request): show what changed "
                    "from it, row by row, before -> after.")
-@click.option("--all-rows", is_flag=True, help="With --before: list unchanged rows too.")
-def preview_cmd(leaderboard_ids, root, fmt, before_root, all_rows):
+@click.option("--diff-base", metavar="REF",
+              help="Compare with the merge base of REF and HEAD (read from git, nothing checked out): "
+                   "the leaderboards the change affects, before -> after.")
+@click.option("--all-rows", is_flag=True, help="With --before or --diff-base: list unchanged rows too.")
+def preview_cmd(leaderboard_ids, root, fmt, before_root, diff_base, all_rows):
     """Show leaderboards as they will be rendered: every entry's mean,
     standard deviation (RFC-0005's formulas), label, rank and Pareto axes."""
     from penguin_lint import preview
@@ -473,14 +476,39 @@ def preview_cmd(leaderboard_ids, root, fmt, before_root, all_rows):
         except ConfigError as e:
             raise fail(str(e))
 
-    repo = open_repo(root if root is not None else find_root(Path.cwd()))
+    if before_root is not None and diff_base is not None:
+        raise fail("--before and --diff-base cannot be combined")
+    root = (root if root is not None else find_root(Path.cwd())).resolve()
+    ids = list(leaderboard_ids) or None
+    base_tree = None
+    if diff_base is not None:
+        from penguin_lint.basetree import BaseRepository
+        from penguin_lint.gitscope import GitError
+
+        try:
+            change, base_tree, config = _open_diff(root, diff_base, False)
+        except (GitError, ConfigError) as e:
+            raise fail(str(e))
+        repo = Repository(root, config)
+        before = BaseRepository(base_tree, root, config, label=change.label)
+        if ids is None:
+            ids = preview.affected_leaderboards(change.paths, repo.layout)
+            if not ids:
+                base_tree.close()
+                say(f"No leaderboard is affected by the change against {_compared(before)}.", err=False)
+                return
+    else:
+        repo = open_repo(root)
+        before = open_repo(before_root) if before_root is not None else None
     try:
-        text = _preview_text(preview, repo, list(leaderboard_ids) or None,
-                             open_repo(before_root) if before_root is not None else None, fmt, all_rows)
+        text = _preview_text(preview, repo, ids, before, fmt, all_rows)
     except RecursionError:
         raise fail("internal error: preview recursed too deep") from None
     except (ArithmeticError, ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
         raise fail(f"internal error: preview failed: {type(e).__name__}: {e}") from None
+    finally:
+        if base_tree is not None:
+            base_tree.close()
     show(text.rstrip("\n"))
 
 

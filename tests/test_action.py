@@ -453,3 +453,23 @@ def test_a_sarif_path_that_cannot_be_written_fails_the_step_with_one_error(tmp_p
     (cmd,) = run.commands()
     assert cmd.startswith("::error title=penguin-lint::cannot write the sarif input reports/keep/out.sarif: ")
     assert run.outputs["status"] == "error" and run.outputs["sarif"] == "" and run.outputs["errors"] == "0"
+
+
+def test_the_summary_shows_what_the_pull_request_does_to_the_leaderboard(tmp_path):
+    ws, write = pull_request(tmp_path)
+    summary = "experiments/lb/exp-1/test/summary.yaml"
+    write({summary: "n_attempt: 2\nscore_mean: 60.0\nscore_std: 0.0\n",
+           "experiments/lb/exp-1/test/attempt-1.yaml": VALID["experiments/lb/exp-1/test/attempt-1.yaml"]
+           .replace("50.0", "60.0"),
+           "experiments/lb/exp-1/test/attempt-2.yaml": VALID["experiments/lb/exp-1/test/attempt-2.yaml"]
+           .replace("50.0", "60.0")})
+    run = runner(ws, tmp_path).lint()
+    assert run.code == 0, run.stdout + run.stderr
+    assert "## Leaderboards after this pull request" in run.summary
+    row = [ln for ln in run.summary.splitlines() if ln.startswith("| changed |")]
+    assert len(row) == 1 and "50.0000 → 60.0000" in row[0], run.summary
+    # a change that touches no leaderboard adds no section
+    ws2, write2 = pull_request(tmp_path / "other")
+    write2({TASK: VALID[TASK].replace("The first task.", "The first task, reworded.")})
+    quiet = runner(ws2, tmp_path / "other").lint()
+    assert quiet.code == 0 and "Leaderboards" not in quiet.summary
