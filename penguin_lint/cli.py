@@ -76,8 +76,15 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Write the report to this file instead of standard output.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
               help="Worker processes for --all (default: one per core on large repositories).")
+@click.option("--cache-dir", metavar="DIR", type=click.Path(file_okay=False, path_type=str),
+              help="Where --all keeps its cache (default: $PENGUIN_LINT_CACHE_DIR, else "
+                   ".penguin-lint-cache/ at the repository root).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--shard", metavar="K/N",
+              help="With --all, lint only part K of N (a CI matrix); every finding is in exactly one part.")
 @click.version_option(__version__, "--version", prog_name="penguin-lint")
-def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs):
+def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
+         cache_dir, no_cache, shard):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
@@ -100,6 +107,16 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         raise fail(f"root is not a folder: {root}")
     if all_ and (paths or diff_base):
         raise fail("--all cannot be combined with paths or --diff-base")
+    if shard is not None and not all_:
+        raise fail("--shard needs --all")
+    shard_part = None
+    if shard is not None:
+        from penguin_lint.shard import parse_shard
+
+        try:
+            shard_part = parse_shard(shard)
+        except ValueError as e:
+            raise fail(str(e))
     if kind is not None and kind not in FILE_KINDS:
         raise fail(f"unknown kind '{kind}' (known: {', '.join(sorted(FILE_KINDS))})")
     try:
@@ -138,7 +155,10 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
 
     try:
         if all_:
-            result = engine.run_all(jobs=jobs)
+            cache = None if no_cache else _open_cache(root, cache_dir, config, rules, engine)
+            result = engine.run_all(jobs=jobs, cache=cache, shard=shard_part)
+            if cache is not None:
+                _save_cache(cache, keep_others=shard_part is not None)
             if not any(repo.is_dir(top) for top in repo.walk_roots() if top):
                 # Not a silent pass: say that there was nothing to lint.
                 click.echo(f"penguin-lint: warning: no {', '.join(r + '/' for r in repo.walk_roots() if r)} "
@@ -178,6 +198,35 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             stream.close()
     failed = result.errors > 0 or (strict and result.warnings > 0)
     raise click.exceptions.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+
+
+def _warn(message: str) -> None:
+    from penguin_lint.reporters import sanitize
+
+    click.echo(f"penguin-lint: warning: {sanitize(message)}", err=True)
+
+
+def _open_cache(root: Path, cache_dir, config, rules, engine):
+    """The cache for an --all run, or None (with a warning) when it cannot be used."""
+    from penguin_lint.cache import CacheWarning, UnitCache, cache_folder, settings_key
+    from penguin_lint.contentid import ContentIds
+
+    folder, in_repo = cache_folder(root, cache_dir)
+    key = settings_key(config, [r.code for r in rules], engine.ctx.options)
+    try:
+        return UnitCache(folder, key, engine.repo, ContentIds(str(root), config.size_limit), in_repo=in_repo)
+    except CacheWarning as e:
+        _warn(str(e))
+        return None
+
+
+def _save_cache(cache, keep_others: bool) -> None:
+    from penguin_lint.cache import CacheWarning
+
+    try:
+        cache.save(keep_others=keep_others)
+    except CacheWarning as e:
+        _warn(str(e))
 
 
 def _relative(p: str, cwd: Path, root: Path) -> Optional[str]:
