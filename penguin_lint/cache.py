@@ -71,20 +71,30 @@ def settings_key(config, rule_codes: Iterable[str], options: dict) -> str:
     return h.hexdigest()
 
 
+# The code that verdicts come from (reporters and the command line only
+# print them).
+_VERDICT_MODULES = ("config.py", "context.py", "engine.py", "findings.py", "layout.py", "repo.py")
+_VERDICT_PACKAGES = ("loaders", "rules", "validation")
+
+
 def _code_stamp() -> str:
     # An edited checkout (an editable install) must not reuse the verdicts
-    # of the code before the edit: the size and time stamp of every module
-    # loaded so far (loaders, validation and every rule are, by now).
+    # of the code before the edit: the size and time stamp of every module.
+    base = os.path.dirname(os.path.abspath(__file__))
+    paths = [os.path.join(base, m) for m in _VERDICT_MODULES]
+    for pkg in _VERDICT_PACKAGES:
+        try:
+            with os.scandir(os.path.join(base, pkg)) as it:
+                paths += [de.path for de in it if de.name.endswith(".py")]
+        except OSError:
+            pass
     out = []
-    for name in sorted(n for n in list(sys.modules) if n == "penguin_lint" or n.startswith("penguin_lint.")):
-        path = getattr(sys.modules[name], "__file__", None)
-        if not path:
-            continue
+    for path in sorted(paths):
         try:
             st = os.stat(path)
         except OSError:
             continue
-        out.append(f"{name} {st.st_size} {st.st_mtime_ns}")
+        out.append(f"{os.path.relpath(path, base)} {st.st_size} {st.st_mtime_ns}")
     return "\n".join(out)
 
 
