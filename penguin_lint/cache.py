@@ -247,16 +247,23 @@ class UnitCache:
                 st = os.lstat(os.path.join(root, rel) if rel else root)
                 same = _stat.S_ISDIR(st.st_mode) and st.st_mtime_ns == mtime
                 if same and children:
-                    for name, size, executable in children:
-                        cst = os.lstat(os.path.join(root, rel, name) if rel else os.path.join(root, name))
+                    ids = self.ids
+                    for name, size, executable, oid in children:
+                        if type(name) is not str or "/" in name or name in ("", ".", ".."):
+                            raise ValueError(name)  # never a path out of the folder
+                        path = f"{rel}/{name}" if rel else name
+                        if oid is not None and ids.modes_known and ids.clean(path) == oid \
+                                and ids.executable.get(path) == executable:
+                            continue  # git vouches for its bytes (so its size) and mode
+                        cst = os.lstat(os.path.join(root, path))
                         if (not _stat.S_ISREG(cst.st_mode) or cst.st_size != size
                                 or bool(cst.st_mode & 0o111) != executable):
                             same = False
                             break
                 if same:
                     return True
-            except OSError:
-                pass
+            except (OSError, TypeError, ValueError):
+                pass  # a malformed record is only a miss
         return listing_id(self.repo.entries(rel)) == lid
 
     # -- writing ---------------------------------------------------------------
@@ -290,13 +297,14 @@ class UnitCache:
                 except OSError:
                     pass
             if ents:
-                children = [[e.name, e.size, e.executable] for e in ents.values()
-                            if e.is_file and e.size >= 0] or None
+                prefix = f"{rel}/" if rel else ""
+                children = [[e.name, e.size, e.executable, self.ids.clean(prefix + e.name)]
+                            for e in ents.values() if e.is_file and e.size >= 0] or None
             listings[rel] = memo[rel] = [mtime, listing_id(ents), children]
         files = {rel: fid for rel, fid in reads.files.items() if fid is not None and _plain(rel)}
         # parents first: a folder swapped for a link fails its parent's
         # check before any time stamp below it is read
-        ordered = {rel: listings[rel] for rel in sorted(listings, key=lambda r: (r.count("/"), r != "", r))}
+        ordered = {rel: listings[rel] for rel in sorted(listings, key=lambda r: (r.count("/") + (r != ""), r))}
         return {"listings": ordered, "read": files}
 
     def store(self, unit, findings: List[Finding], files: int, inputs: dict) -> None:
@@ -308,6 +316,8 @@ class UnitCache:
     def save(self, keep_others: bool = False) -> None:
         """Write the records of this run (with ``keep_others``, also the
         earlier ones this run did not look at: a shard saw only its part)."""
+        if not self.misses and not keep_others and len(self._new) == len(self._old):
+            return  # every record was reused: the file already says all of it
         units = dict(self._read()) if keep_others else {}
         units.update(self._new)
         payload = json.dumps({"format": FORMAT, "settings": self.key, "units": units},
@@ -418,19 +428,19 @@ def _parse_record(rec, codes):
                                 line=line, column=column, end_line=end_line, end_column=end_column,
                                 hint=hint, subject=subject))
     parsed_listings = {}
-    # parents first, whatever order the file holds them in
-    for rel in sorted(listings, key=lambda r: (r.count("/"), r != "")):
-        v = listings[rel]
+    depth = -1
+    for rel, v in listings.items():
+        # parents first (as written): a folder swapped for a link fails its
+        # parent's check before any time stamp below it is read
+        d = rel.count("/") + (rel != "")
+        if d < depth:
+            return None
+        depth = d
         if not (isinstance(v, list) and len(v) == 3 and _opt_int_ns(v[0]) and type(v[1]) is str):
             return None
         children = v[2]
-        if children is not None:
-            if not isinstance(children, list):
-                return None
-            for c in children:
-                if not (isinstance(c, list) and len(c) == 3 and type(c[0]) is str and "/" not in c[0]
-                        and type(c[1]) is int and type(c[2]) is bool):
-                    return None
+        if children is not None and not isinstance(children, list):
+            return None
         if not (rel == "" or _plain(rel)):
             return None
         parsed_listings[rel] = (v[0], v[1], children)

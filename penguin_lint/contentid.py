@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat as _stat
 import subprocess
 from typing import Dict, List, Optional
@@ -26,6 +27,11 @@ _MAX_GIT_OUTPUT = 512 * 1024 * 1024
 def git_lines(root: str, args: List[str]) -> Optional[List[bytes]]:
     """NUL-separated output of a read-only git command run in ``root``, None
     when there is no git, no work tree or any failure."""
+    out = git_output(root, args)
+    return None if out is None else [x for x in out.split(b"\0") if x]
+
+
+def git_output(root: str, args: List[str]) -> Optional[bytes]:
     env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0")
     try:
         proc = subprocess.run(["git", *args], cwd=root, env=env, stdin=subprocess.DEVNULL,
@@ -35,7 +41,10 @@ def git_lines(root: str, args: List[str]) -> Optional[List[bytes]]:
         return None
     if proc.returncode != 0 or len(proc.stdout) > _MAX_GIT_OUTPUT:
         return None
-    return [x for x in proc.stdout.split(b"\0") if x]
+    return proc.stdout
+
+
+_STAGED = re.compile(rb"([0-7]{6}) ([0-9a-f]{40,64}) ([0-3])\t([^\0]*)\0")
 
 
 def blob_id(data: bytes) -> str:
@@ -51,45 +60,53 @@ class ContentIds:
     def __init__(self, root: str, size_limit: int, use_git: bool = True):
         self.root = root
         self.size_limit = size_limit
+        #: clean tracked paths -> whether the index has them executable
+        self.executable: Dict[str, bool] = {}
+        #: whether the index's modes are the work tree's (core.filemode)
+        self.modes_known = True
+        self.tracked: set = set()  # clean or not: the cache refuses a tracked cache folder
         self._git: Dict[str, str] = self._from_git() if use_git else {}
-        self.tracked = set(self._git)  # clean or not: the cache refuses a tracked cache folder
 
     def _from_git(self) -> Dict[str, str]:
-        staged = git_lines(self.root, ["ls-files", "-s", "-z"])
+        staged = git_output(self.root, ["ls-files", "-s", "-z"])
         if not staged:
-            return {}
-        # Attributes and autocrlf make the work-tree bytes differ from the
-        # blob: a blob id would then name different bytes on another checkout.
-        conv = git_lines(self.root, ["config", "-z", "--get-regexp", r"^core\.autocrlf$"])
-        if any(c.partition(b"\n")[2].strip().lower() not in (b"false", b"0", b"no", b"off")
-               for c in conv or ()) or os.path.exists(os.path.join(self.root, ".git", "info", "attributes")):
             return {}
         ids: Dict[str, str] = {}
         unmerged = set()
-        for line in staged:
-            meta, _, path = line.partition(b"\t")
-            parts = meta.split()
-            if len(parts) != 3:
-                continue
-            mode, oid, stage = parts
-            try:
-                rel = path.decode("utf-8")
-            except UnicodeDecodeError:
-                continue  # such a name never reaches a rule as text anyway
-            if rel == ".gitattributes" or rel.endswith("/.gitattributes"):
-                return {}
+        convert = False
+        for mode, oid, stage, path in _STAGED.findall(staged):
+            rel = path.decode("utf-8", "surrogateescape")
+            self.tracked.add(rel)
             if stage != b"0":
                 unmerged.add(rel)
             elif mode in (b"100644", b"100755"):
                 ids[rel] = oid.decode("ascii")
+                self.executable[rel] = mode == b"100755"
+            if rel == ".gitattributes" or rel.endswith("/.gitattributes"):
+                convert = True
+        # Attributes and autocrlf make the work-tree bytes differ from the
+        # blob: a blob id would then name different bytes on another checkout.
+        settings = {}
+        for c in git_lines(self.root, ["config", "-z", "--get-regexp", r"^core\.(autocrlf|filemode)$"]) or ():
+            k, _, v = c.partition(b"\n")
+            settings[k.lower()] = v.strip().lower() not in (b"false", b"0", b"no", b"off", b"")
+        self.modes_known = settings.get(b"core.filemode", True)
+        if convert or settings.get(b"core.autocrlf", False) \
+                or os.path.exists(os.path.join(self.root, ".git", "info", "attributes")):
+            self.executable = {}
+            return {}
         dirty = git_lines(self.root, ["diff-files", "-z", "--name-only", "--relative"])
         if dirty is None:
             return {}
         for path in dirty:
-            ids.pop(path.decode("utf-8", "replace"), None)
+            ids.pop(path.decode("utf-8", "surrogateescape"), None)
         for rel in unmerged:
             ids.pop(rel, None)
         return ids
+
+    def clean(self, rel: str) -> Optional[str]:
+        """The blob id of a tracked file whose work-tree copy is the index's, else None."""
+        return self._git.get(rel)
 
     def file_id(self, rel: str) -> str:
         known = self._git.get(rel)

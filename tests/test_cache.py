@@ -186,8 +186,11 @@ def test_a_corrupt_or_foreign_cache_is_ignored(tmp_path, garbage):
     assert lint(root, "--all", "-j1").output == first.output
 
 
-def test_a_cache_folder_tracked_by_git_is_never_used(tmp_path):
+@pytest.mark.parametrize("attributes", [False, True])
+def test_a_cache_folder_tracked_by_git_is_never_used(tmp_path, attributes):
     root = bad_version_repo(tmp_path)
+    if attributes:  # blob ids are not used then; the tracked folder is still seen
+        (root / ".gitattributes").write_text("*.yaml text eol=lf\n")
     git(root, "init", "-q")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "init")
