@@ -2,15 +2,16 @@
 
     python -m benchmarks.run [--repeat N] [--workdir DIR] [--quick]
 
-Measurements (each timing is the median of --repeat runs, each run a fresh process):
-  1. `penguin-lint --all` vs check-jsonschema on the same data files and the project's schemas
-     (medium repository); target: penguin-lint at least 10x faster.
-  2. `penguin-lint --all` vs the parse floor, a process that only parses every data file
-     (large repository); target: within 2x.
-  3. `penguin-lint --diff-base HEAD` with one modified attempt file vs `--all` (large);
-     target: at most 3 %.
-  4. `--all` on large vs on a half-size repository; target: at most 2.2x.
-  5. peak resident memory of `--all` on large; target: below 300 MB (10^6 bytes).
+Measurements (CPU seconds, medians of --repeat interleaved runs, each run a fresh process;
+see benchmarks/README.md for the targets):
+  1. cold --all vs check-jsonschema (medium);
+  2-3. cold --all vs the CSafeLoader floor and the libyaml-events floor (large);
+  4-5. warm --all with nothing changed and with one file changed vs cold (large);
+  6-7. a one-file diff run vs git status -uall + start-up + 10 % of cold --all (medium), and
+       its growth from medium to large;
+  8-10. peak memory of --all, of a path run over every experiment folder and of a diff run
+       that adds 500 experiments (large);
+  11. the slowest of 4 shards vs --all -j1 (large).
 
 The repositories are built once in the work folder and reused while their stamp matches the
 generator's source and parameters. The script installs nothing; a missing check-jsonschema makes
