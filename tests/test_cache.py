@@ -261,3 +261,83 @@ def test_workers_fill_the_cache_and_a_warm_run_needs_none(tmp_path, loads):
     after = lint(root, "--all", "--jobs", "2")
     assert len(after.at("PL203")) == 29 and ("packages/b7/benchmark_config.toml", 4) not in after.at("PL203")
     assert loads == ["packages/b7/benchmark_config.toml"]
+
+
+def test_a_unit_is_run_again_when_a_file_of_another_unit_it_read_changes(tmp_path):
+    # The attempts name their task; renaming the task in the package changes
+    # nothing under experiments/, yet the experiments' verdict changes.
+    root = write_repo(tmp_path / "r", {}, VALID)
+    age(root)
+    assert lint(root, "--all").code == 0
+    task = root / "packages/bench-a/CASE-001-one"
+    task.rename(root / "packages/bench-a/CASE-002-two")
+    toml = root / "packages/bench-a/CASE-002-two/task_config.toml"
+    toml.write_text(toml.read_text().replace("CASE-001-one", "CASE-002-two"))
+    run = lint(root, "--all")
+    assert run.output == lint(root, "--all", "--no-cache").output
+    assert sorted(p for p, _ in run.at("PL304")) == [ATTEMPT, "experiments/lb/exp-1/test/attempt-2.yaml"]
+
+
+# -- cached and uncached runs agree after any sequence of edits ----------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+EDITS = [
+    ("write", ATTEMPT, "score: 50.0\nresults:\n  - source: CASE-001-one\n    score: 50.0\n"),
+    ("write", ATTEMPT, "score: 10.0\nresults:\n  - source: CASE-001-one\n    score: 10.0\n"),
+    ("write", ATTEMPT, "score: [\n"),
+    ("write", "experiments/lb/exp-1/test/attempt-3.yaml", "score: 50.0\nresults: []\n"),
+    ("write", BENCH, dedent(VALID[BENCH]).replace('"1.0.0"', '"1.0"')),
+    ("write", BENCH, dedent(VALID[BENCH])),
+    ("write", "leaderboards/lb/leaderboard.yaml", dedent(VALID["leaderboards/lb/leaderboard.yaml"]).replace(
+        "phase: test", "phase: dev")),
+    ("write", "packages/bench-a/run.sh", "#!/bin/sh\n"),
+    ("chmod", "packages/bench-a/run.sh", 0o755),
+    ("chmod", "packages/bench-a/run.sh", 0o644),
+    ("delete", "experiments/lb/exp-1/test/attempt-2.yaml", None),
+    ("delete", "experiments/lb/exp-1/test/attempt-3.yaml", None),
+    ("mkdir", "experiments/lb/exp-1/dev", None),
+    ("rename", ("packages/bench-a/CASE-001-one", "packages/bench-a/CASE-009-x"), None),
+    ("rename", ("packages/bench-a/CASE-009-x", "packages/bench-a/CASE-001-one"), None),
+    ("config", ".penguin-lint.toml", 'ignore = ["PL3"]\n'),
+    ("delete", ".penguin-lint.toml", None),
+    ("age", None, None),
+]
+
+
+def _apply(root: Path, edit, keep_times: bool) -> None:
+    op, target, arg = edit
+    if op == "age":
+        age(root)
+        return
+    if op == "rename":
+        src, dst = (root / t for t in target)
+        if src.is_dir() and not dst.exists():
+            src.rename(dst)
+        return
+    path = root / target
+    if op in ("write", "config"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if keep_times and path.exists():
+            edit_keeping_times(path, arg)
+        else:
+            path.write_text(arg)
+    elif op == "chmod" and path.exists():
+        path.chmod(arg)
+    elif op == "delete" and path.exists():
+        path.unlink()
+    elif op == "mkdir":
+        path.mkdir(parents=True, exist_ok=True)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(range(len(EDITS))), st.booleans()), min_size=1, max_size=6))
+def test_cached_runs_agree_with_uncached_runs_after_any_edits(tmp_path_factory, steps):
+    root = write_repo(tmp_path_factory.mktemp("prop") / "r", {}, VALID)
+    age(root)
+    lint(root, "--all")
+    for i, keep_times in steps:
+        _apply(root, EDITS[i], keep_times)
+        cached, fresh = lint(root, "--all"), lint(root, "--all", "--no-cache")
+        assert (cached.code, cached.output) == (fresh.code, fresh.output), EDITS[i]
