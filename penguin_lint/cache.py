@@ -230,10 +230,17 @@ class UnitCache:
                 ok = self._listing_ok[rel] = self._listing_same(rel, mtime, lid, children)
             if not ok:
                 return False
+        file_id = self.ids.file_id
         for rel, fid in files.items():
             ok = self._file_ok.get(rel)
             if ok is None:
-                ok = self._file_ok[rel] = file_state(self.repo, rel, self.ids.file_id) == fid
+                if listings.get(rel.rpartition("/")[0]) is not None:
+                    # its folder (and every folder above) holds the same
+                    # entries as then: still a regular file, or still not one
+                    ok = fid == "absent" or file_id(rel) == fid
+                else:
+                    ok = file_state(self.repo, rel, file_id) == fid
+                self._file_ok[rel] = ok
             if not ok:
                 return False
         return True
@@ -443,6 +450,8 @@ def _parse_record(rec, codes):
             return None
         if not (rel == "" or _plain(rel)):
             return None
+        if rel and rel.rpartition("/")[0] not in parsed_listings:
+            return None  # every folder comes with the folders above it
         parsed_listings[rel] = (v[0], v[1], children)
     for rel, fid in files.items():
         if type(fid) is not str or not _plain(rel):

@@ -15,7 +15,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 from penguin_lint.config import Config, matches_any
 from penguin_lint.context import Context
 from penguin_lint.findings import ERROR, Finding
-from penguin_lint.repo import Repository
+from penguin_lint.repo import SKIPPED_DIRS, Repository
 from penguin_lint.rules import all_rules
 from penguin_lint.rules.base import Rule, Subject
 
@@ -209,7 +209,7 @@ class Engine:
                     continue
                 if e.is_file:
                     yield self.subject(path, False)
-                elif e.is_dir and name != ".git":
+                elif e.is_dir and name not in SKIPPED_DIRS:
                     if top in (lb_root, exp_root):
                         # a leaderboard and its experiments read each other
                         paired.setdefault(name, []).append(path)

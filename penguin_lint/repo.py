@@ -36,6 +36,11 @@ class Entry(NamedTuple):
     size: int = -1  # known inside packages (PL004 reads it), else -1
 
 
+# Never walked into: git's own folder, and the cache's (its files are the
+# tool's, not the repository's, and change on every run).
+SKIPPED_DIRS = frozenset((".git", ".penguin-lint-cache"))
+
+
 class ReadLog:
     """The listings and files a piece of work read: what its verdict depends
     on, so that a cached verdict is reused only while all of them are unchanged."""
@@ -196,6 +201,6 @@ class Repository:
                 e = ents[name]
                 child = f"{rel}/{name}" if rel else name
                 yield child, e
-                if e.is_dir and name != ".git":
+                if e.is_dir and name not in SKIPPED_DIRS:
                     stack.append(child)
 

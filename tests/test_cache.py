@@ -341,3 +341,14 @@ def test_cached_runs_agree_with_uncached_runs_after_any_edits(tmp_path_factory, 
         _apply(root, EDITS[i], keep_times)
         cached, fresh = lint(root, "--all"), lint(root, "--all", "--no-cache")
         assert (cached.code, cached.output) == (fresh.code, fresh.output), EDITS[i]
+
+
+def test_the_cache_folder_is_never_linted_even_by_a_glob_over_the_whole_tree(tmp_path):
+    root = write_repo(tmp_path / "r", {".penguin-lint.toml": '[kinds]\n"**/*.json" = "summary"\n',
+                                       "notes/board.json": '{"n_attempt": 1}\n'}, VALID)
+    first = lint(root, "--all")
+    assert _cache_files(root)
+    second = lint(root, "--all")
+    assert second.output == first.output
+    assert [f["path"] for f in second.findings if ".penguin-lint-cache" in f["path"]] == []
+    assert "notes/board.json" in [f["path"] for f in second.findings]
