@@ -327,9 +327,10 @@ class UnitCache:
             return  # every record was reused: the file already says all of it
         units = dict(self._read()) if keep_others else {}
         units.update(self._new)
-        payload = json.dumps({"format": FORMAT, "settings": self.key, "units": units},
-                             ensure_ascii=False, separators=(",", ":"))
-        data = payload.encode("utf-8", "surrogatepass")
+        # ASCII: a file name that is not UTF-8 (a lone surrogate here) is
+        # written as an escape that reads back as the same name
+        data = json.dumps({"format": FORMAT, "settings": self.key, "units": units},
+                          separators=(",", ":")).encode("ascii")
         if len(data) > MAX_CACHE_BYTES:
             return  # it would be ignored when read back
         try:

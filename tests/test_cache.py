@@ -352,3 +352,15 @@ def test_the_cache_folder_is_never_linted_even_by_a_glob_over_the_whole_tree(tmp
     assert second.output == first.output
     assert [f["path"] for f in second.findings if ".penguin-lint-cache" in f["path"]] == []
     assert "notes/board.json" in [f["path"] for f in second.findings]
+
+
+def test_names_that_are_not_utf8_keep_the_cache_usable(tmp_path, loads):
+    root = write_repo(tmp_path / "r", {"packages/bench-a/CASE-001-one/statement/n\u00f6tes.md": "# x\n"}, VALID)
+    odd = os.fsencode(str(root / "experiments/lb/exp-1")) + b"/caf\xe9"
+    os.mkdir(odd)
+    os.mkdir(odd + b"/test")
+    age(root)
+    cold = lint(root, "--all", "-j1")
+    loads.clear()
+    warm = lint(root, "--all", "-j1")
+    assert (warm.code, warm.output) == (cold.code, cold.output) and loads == []
