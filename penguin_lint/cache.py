@@ -34,13 +34,13 @@ from penguin_lint.repo import Entry, ReadLog, Repository, file_state
 FORMAT = 1
 DEFAULT_DIR = ".penguin-lint-cache"
 ENV_DIR = "PENGUIN_LINT_CACHE_DIR"
-# Far above any honest cache (a 46,000-file repository needs about 10 MB).
-MAX_CACHE_BYTES = 256 * 1024 * 1024
+# Far above any honest record (a unit of 64 experiments needs about 100 KB).
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # A folder changed this close to the start of the run may change again
 # within the same clock tick: its time stamp is not trusted.
 RACY_NS = 1_000_000_000
-# Settings files kept side by side (one per configuration in use).
-KEEP_FILES = 8
+# Settings folders kept side by side (one per configuration in use).
+KEEP_SETTINGS = 8
 
 _O_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 _FIELDS = ("code", "name", "severity", "path", "message", "line", "column",
@@ -145,9 +145,12 @@ class UnitCache:
         self.repo = repo
         self.ids = ids
         self.started_ns = time.time_ns()
-        self.file = folder / f"v{FORMAT}" / f"{key}.json"
-        self._old: Dict[str, object] = {}
-        self._new: Dict[str, dict] = {}
+        # one file per unit: a run holds one record at a time (flat memory),
+        # and runs in parallel (shards, several terminals) never overwrite
+        # each other's records
+        self.dir = folder / f"v{FORMAT}" / key
+        self._used: set = set()
+        self._write_error: Optional[str] = None
         self._listing_ok: Dict[str, bool] = {}
         self._file_ok: Dict[str, bool] = {}
         self._inputs_memo: Dict[str, list] = {}
@@ -167,7 +170,6 @@ class UnitCache:
                 raise CacheWarning(f"cannot use the cache folder {rel}/: {e.strerror}") from None
             if st is not None and not _stat.S_ISDIR(st.st_mode):
                 raise CacheWarning(f"{rel} is not a folder; the cache is not used")
-        self._old = self._read()
         try:
             # made before the run lists the repository: the folder is then
             # part of the listing this run records, and the next run's too
@@ -176,35 +178,42 @@ class UnitCache:
             raise CacheWarning(f"cannot use the cache folder {folder}: {e.strerror}") from None
 
     # -- reading ---------------------------------------------------------------
-    def _read(self) -> Dict[str, object]:
+    def _entry(self, key: str) -> Path:
+        return self.dir / (hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + ".json")
+
+    def _read(self, key: str):
+        """The record stored for unit ``key``, None when there is none or
+        the file is not one this tool wrote for this unit and these settings."""
         try:
-            fd = os.open(self.file, _O_READ)
+            fd = os.open(self._entry(key), _O_READ)
         except OSError:
-            return {}
+            return None
         try:
             st = os.fstat(fd)
-            if not _stat.S_ISREG(st.st_mode) or st.st_size > MAX_CACHE_BYTES:
-                return {}
+            if not _stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY_BYTES:
+                return None
             chunks = []
+            total = 0
             while True:
                 chunk = os.read(fd, 1 << 22)
                 if not chunk:
                     break
                 chunks.append(chunk)
-                if sum(map(len, chunks)) > MAX_CACHE_BYTES:
-                    return {}
+                total += len(chunk)
+                if total > MAX_ENTRY_BYTES:
+                    return None
         except OSError:
-            return {}
+            return None
         finally:
             os.close(fd)
         try:
             data = json.loads(b"".join(chunks))
         except (ValueError, RecursionError):
-            return {}
+            return None
         if (not isinstance(data, dict) or data.get("format") != FORMAT
-                or data.get("settings") != self.key or not isinstance(data.get("units"), dict)):
-            return {}
-        return data["units"]
+                or data.get("settings") != self.key or data.get("unit") != key):
+            return None
+        return data.get("record")
 
     def reader(self) -> ReadLog:
         return ReadLog(self.ids.file_id)
@@ -212,14 +221,14 @@ class UnitCache:
     def lookup(self, unit) -> Optional[Tuple[List[Finding], int]]:
         """The unit's findings and file count when every input is unchanged."""
         key = unit_key(unit)
-        rec = self._old.get(key)
+        self._used.add(self._entry(key).name)
+        rec = self._read(key)
         parsed = _parse_record(rec, self._codes) if rec is not None else None
         if parsed is None or not self._still_valid(parsed):
             self.misses += 1
             return None
         self.hits += 1
         findings, files, _listings, _files = parsed
-        self._new[key] = rec
         return findings, files
 
     def _still_valid(self, parsed) -> bool:
@@ -315,44 +324,53 @@ class UnitCache:
         return {"listings": ordered, "read": files}
 
     def store(self, unit, findings: List[Finding], files: int, inputs: dict) -> None:
-        self._new[unit_key(unit)] = {
-            "findings": [[getattr(f, k) for k in _FIELDS] for f in findings],
-            "count": files, **inputs,
-        }
-
-    def save(self, keep_others: bool = False) -> None:
-        """Write the records of this run (with ``keep_others``, also the
-        earlier ones this run did not look at: a shard saw only its part)."""
-        if not self.misses and not keep_others and len(self._new) == len(self._old):
-            return  # every record was reused: the file already says all of it
-        units = dict(self._read()) if keep_others else {}
-        units.update(self._new)
+        """Write the record of a unit that ran (a failure is reported by ``save``)."""
+        if self._write_error is not None:
+            return
+        key = unit_key(unit)
+        record = {"findings": [[getattr(f, k) for k in _FIELDS] for f in findings],
+                  "count": files, **inputs}
         # ASCII: a file name that is not UTF-8 (a lone surrogate here) is
         # written as an escape that reads back as the same name
-        data = json.dumps({"format": FORMAT, "settings": self.key, "units": units},
+        data = json.dumps({"format": FORMAT, "settings": self.key, "unit": key, "record": record},
                           separators=(",", ":")).encode("ascii")
-        if len(data) > MAX_CACHE_BYTES:
+        if len(data) > MAX_ENTRY_BYTES:
             return  # it would be ignored when read back
+        target = self._entry(key)
+        self._used.add(target.name)
         try:
-            self._prepare_folder()
-            sub = self.file.parent
-            # write beside, then rename: a reader sees the old file or the new
-            # one, never half of one, however many runs write at once
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=sub)
+            # write beside, then rename: a reader sees the old record or the
+            # new one, never half of one, however many runs write at once
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.dir)
             try:
                 os.fchmod(fd, 0o644)
                 with os.fdopen(fd, "wb") as f:
                     f.write(data)
-                os.replace(tmp, self.file)
+                os.replace(tmp, target)
             except BaseException:
                 try:
                     os.unlink(tmp)
                 except OSError:
                     pass
                 raise
-            self._prune(sub)
         except OSError as e:
-            raise CacheWarning(f"cannot write the cache in {self.folder}: {e.strerror}") from None
+            self._write_error = f"cannot write the cache in {self.folder}: {e.strerror}"
+
+    def save(self, keep_others: bool = False) -> None:
+        """Drop the records of units this run no longer has (unless it is a
+        shard, which saw only its part) and of settings no longer in use."""
+        if self._write_error is not None:
+            raise CacheWarning(self._write_error)
+        try:
+            if not keep_others:
+                with os.scandir(self.dir) as it:
+                    stale = [de.name for de in it if de.name.endswith(".json") and de.name not in self._used]
+                for name in stale:
+                    os.unlink(self.dir / name)
+            os.utime(self.dir)  # marks these settings as in use, for _prune
+            self._prune(self.dir.parent)
+        except OSError:
+            pass
 
     def _prepare_folder(self) -> None:
         new = not os.path.lexists(self.folder)
@@ -365,21 +383,24 @@ class UnitCache:
             _write_small(self.folder / "CACHEDIR.TAG",
                          b"Signature: 8a477f597d28d172789f06886806bc55\n"
                          b"# This file is a cache directory tag created by penguin-lint.\n")
-        sub = self.file.parent
-        sub.mkdir(exist_ok=True)
-        if not _stat.S_ISDIR(os.lstat(sub).st_mode):
-            raise OSError(0, "not a folder")
+        for sub in (self.dir.parent, self.dir):
+            sub.mkdir(exist_ok=True)
+            if not _stat.S_ISDIR(os.lstat(sub).st_mode):
+                raise OSError(0, "not a folder")
 
-    def _prune(self, sub: Path) -> None:
+    def _prune(self, versions: Path) -> None:
+        """Keep the KEEP_SETTINGS most recently used settings folders."""
+        import shutil
+
         try:
             olds = []
-            with os.scandir(sub) as it:
+            with os.scandir(versions) as it:
                 for de in it:
-                    if de.is_file(follow_symlinks=False) and de.name.endswith(".json"):
+                    if de.is_dir(follow_symlinks=False):
                         olds.append((de.stat(follow_symlinks=False).st_mtime_ns, de.name))
             olds.sort(reverse=True)
-            for _, name in olds[KEEP_FILES:]:
-                os.unlink(sub / name)
+            for _, name in olds[KEEP_SETTINGS:]:
+                shutil.rmtree(versions / name, ignore_errors=True)
         except OSError:
             pass
 

@@ -152,15 +152,14 @@ def test_git_blob_ids_name_clean_files_and_an_uncommitted_edit_is_seen(tmp_path,
 
 
 def _cache_files(root: Path):
-    return sorted((root / ".penguin-lint-cache" / "v1").glob("*.json"))
+    return sorted((root / ".penguin-lint-cache" / "v1").glob("*/*.json"))
 
 
 def _hide_findings(root: Path) -> None:
     """A well-formed cache that claims every unit is clean."""
     for f in _cache_files(root):
         data = json.loads(f.read_text())
-        for rec in data["units"].values():
-            rec["findings"] = []
+        data["record"]["findings"] = []
         f.write_text(json.dumps(data))
 
 
@@ -175,9 +174,8 @@ def test_a_corrupt_or_foreign_cache_is_ignored(tmp_path, garbage):
     for f in _cache_files(root):
         if garbage == "json-with-wrong-types":
             data = json.loads(f.read_text())
-            for rec in data["units"].values():
-                rec["findings"] = [["PL999", 1, "x", None, None, "a", None, None, None, None, None]]
-                rec["count"] = "many"
+            data["record"]["findings"] = [["PL999", 1, "x", None, None, "a", None, None, None, None, None]]
+            data["record"]["count"] = "many"
             f.write_bytes(json.dumps(data).encode())
         else:
             f.write_bytes(garbage)
@@ -226,12 +224,12 @@ def test_no_cache_and_cache_dir(tmp_path, monkeypatch, loads):
     elsewhere = tmp_path / "ci-temp" / "penguin-lint"
     assert lint(root, "--all", "--cache-dir", str(elsewhere)).code == 1
     assert (elsewhere / ".gitignore").is_file() and _cache_files(root) == []
-    assert len(list((elsewhere / "v1").glob("*.json"))) == 1
+    assert len(list((elsewhere / "v1").glob("*/*.json"))) == 2  # one record per unit: the package, the leaderboard
     env_dir = tmp_path / "from-env"
     monkeypatch.setenv("PENGUIN_LINT_CACHE_DIR", str(env_dir))
     loads.clear()
     assert lint(root, "--all", "-j1").code == 1
-    assert loads and len(list((env_dir / "v1").glob("*.json"))) == 1
+    assert loads and len(list((env_dir / "v1").glob("*/*.json"))) == 2
     assert not (root / ".penguin-lint-cache").exists()
 
 
@@ -364,3 +362,24 @@ def test_names_that_are_not_utf8_keep_the_cache_usable(tmp_path, loads):
     loads.clear()
     warm = lint(root, "--all", "-j1")
     assert (warm.code, warm.output) == (cold.code, cold.output) and loads == []
+
+
+def test_a_record_under_another_units_name_is_ignored_and_stale_records_go(tmp_path):
+    files = dict(VALID)
+    files["packages/bench-b/benchmark_config.toml"] = VALID[BENCH].replace("bench-a", "bench-b").replace(
+        '"1.0.0"', '"1.0"')
+    root = write_repo(tmp_path / "r", files)
+    age(root)
+    first = lint(root, "--all")
+    records = {json.loads(f.read_text())["unit"]: f for f in _cache_files(root)}
+    assert len(records) == 3
+    clean = next(f for k, f in records.items() if '"packages/bench-a"' in k)
+    dirty = next(f for k, f in records.items() if '"packages/bench-b"' in k)
+    dirty.write_bytes(clean.read_bytes())  # bench-a's clean verdict, filed as bench-b's
+    assert lint(root, "--all").output == first.output
+    import shutil
+
+    shutil.rmtree(root / "packages/bench-b")
+    lint(root, "--all")
+    assert sorted(json.loads(f.read_text())["unit"] for f in _cache_files(root)) == sorted(
+        k for k in records if "bench-b" not in k)
