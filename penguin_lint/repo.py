@@ -182,7 +182,7 @@ class Repository:
         roots = list(self.layout.roots.values()) + ["leaderboard"]
         roots += [glob_roots(glob) for glob, _ in self.config.kinds]
         # A root inside another root would be walked twice.
-        roots = sorted(set(roots), key=len)
+        roots = sorted(set(roots), key=lambda r: (len(r), r))  # the same order on every run
         out: List[str] = []
         for r in roots:
             if not any(r == o or r.startswith(o + "/") or o == "" for o in out):
