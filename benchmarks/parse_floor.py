@@ -4,9 +4,11 @@ No linter can be faster than finding the files and parsing them with the same pa
 penguin-lint's `--all` time is compared with this. Run as a fresh process (interpreter start-up
 and imports included, as for the linter):
 
-    python benchmarks/parse_floor.py REPO
+    python benchmarks/parse_floor.py [--events] REPO
 
-It prints the number of files parsed, which the runner checks against the repository.
+It prints the number of files parsed, which the runner checks against the repository. With
+--events, YAML is only scanned into libyaml's event stream (no Python objects built): the
+stricter floor of any loader that builds on libyaml.
 """
 
 import os
@@ -19,7 +21,7 @@ import yaml
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def parse_all(root: str) -> int:
+def parse_all(root: str, events: bool = False) -> int:
     count = 0
     for dirpath, dirnames, filenames in os.walk(root):
         # .git and other dot-folders hold no data files.
@@ -30,7 +32,12 @@ def parse_all(root: str) -> int:
                     tomllib.loads(f.read().decode("utf-8"))
             elif name.endswith((".yaml", ".yml")):
                 with open(os.path.join(dirpath, name), "rb") as f:
-                    yaml.load(f.read().decode("utf-8"), Loader=_YAML_LOADER)
+                    text = f.read().decode("utf-8")
+                if events:
+                    for _ in yaml.parse(text, Loader=_YAML_LOADER):
+                        pass
+                else:
+                    yaml.load(text, Loader=_YAML_LOADER)
             else:
                 continue
             count += 1
@@ -38,4 +45,5 @@ def parse_all(root: str) -> int:
 
 
 if __name__ == "__main__":
-    print(parse_all(sys.argv[1]))
+    args = sys.argv[1:]
+    print(parse_all(args[-1], events="--events" in args[:-1]))

@@ -2,15 +2,16 @@
 
     python -m benchmarks.run [--repeat N] [--workdir DIR] [--quick]
 
-Measurements (each timing is the median of --repeat runs, each run a fresh process):
-  1. `penguin-lint --all` vs check-jsonschema on the same data files and the project's schemas
-     (medium repository); target: penguin-lint at least 10x faster.
-  2. `penguin-lint --all` vs the parse floor, a process that only parses every data file
-     (large repository); target: within 2x.
-  3. `penguin-lint --diff-base HEAD` with one modified attempt file vs `--all` (large);
-     target: at most 3 %.
-  4. `--all` on large vs on a half-size repository; target: at most 2.2x.
-  5. peak resident memory of `--all` on large; target: below 300 MB (10^6 bytes).
+Measurements (CPU seconds, medians of --repeat interleaved runs, each run a fresh process;
+see benchmarks/README.md for the targets):
+  1. cold --all vs check-jsonschema (medium);
+  2-3. cold --all vs the CSafeLoader floor and the libyaml-events floor (large);
+  4-5. warm --all with nothing changed and with one file changed vs cold (large);
+  6-7. a one-file diff run vs git status -uall + start-up + 10 % of cold --all (medium), and
+       its growth from medium to large;
+  8-10. peak memory of --all, of a path run over every experiment folder and of a diff run
+       that adds 500 experiments (large);
+  11. the slowest of 4 shards vs --all -j1 (large).
 
 The repositories are built once in the work folder and reused while their stamp matches the
 generator's source and parameters. The script installs nothing; a missing check-jsonschema makes
@@ -23,6 +24,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import shlex
 import shutil
 import statistics
@@ -54,6 +56,7 @@ class Run:
     returncode: int
     stdout: str
     stderr: str
+    cpu: float = 0.0  # user + system seconds of the process and everything it waited for
 
 
 @dataclass
@@ -63,6 +66,12 @@ class Timing:
 
     @property
     def median(self) -> float:
+        """Median CPU seconds: on a machine shared with other work, CPU time is what a
+        tool costs; wall time is in the list of runs."""
+        return statistics.median(r.cpu for r in self.runs)
+
+    @property
+    def wall(self) -> float:
         return statistics.median(r.seconds for r in self.runs)
 
     @property
@@ -70,7 +79,15 @@ class Timing:
         return {r.returncode for r in self.runs}
 
 
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def run_once(cmd: list[str], cwd: Path | None = None, env: dict | None = None) -> Run:
+    # One command at a time: the children's rusage delta is this command's CPU, workers
+    # included (each process counts the children it waited for).
+    cpu0 = _children_cpu()
     start = time.perf_counter()
     try:
         proc = subprocess.run(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
@@ -79,7 +96,8 @@ def run_once(cmd: list[str], cwd: Path | None = None, env: dict | None = None) -
     except subprocess.TimeoutExpired:
         # 124, as timeout(1) reports it: counted as a failure of the tool, not as a timing.
         return Run(time.perf_counter() - start, 124, "", f"timed out after {TIMEOUT_S} s")
-    return Run(time.perf_counter() - start, proc.returncode, proc.stdout, proc.stderr)
+    return Run(time.perf_counter() - start, proc.returncode, proc.stdout, proc.stderr,
+               _children_cpu() - cpu0)
 
 
 def interleaved(repeat: int, jobs: dict[str, callable]) -> dict[str, Timing]:
@@ -202,15 +220,16 @@ def check_jsonschema_job(exe: str, root: Path, schemas: Path) -> callable:
 
     def job() -> Run:
         # One timing for all calls together: that is what validating the repository costs.
-        total, worst, outs, errs = 0.0, 0, [], []
+        total, cpu, worst, outs, errs = 0.0, 0.0, 0, [], []
         for cmd in calls:
             r = run_once(cmd, cwd=root)
             total += r.seconds
+            cpu += r.cpu
             worst = max(worst, r.returncode)
             if r.returncode:
                 outs.append(r.stdout)
                 errs.append(r.stderr)
-        return Run(total, worst, "\n".join(outs), "\n".join(errs))
+        return Run(total, worst, "\n".join(outs), "\n".join(errs), cpu)
 
     job.n_calls = len(calls)
     job.n_files = sum(len(v) for v in files.values())
@@ -279,7 +298,7 @@ GIT = ["git", "-c", "user.name=penguin-lint-bench", "-c", "user.email=bench@exam
 
 def stamp_for(size: str, seed: int) -> str:
     source = Path(gen.__file__).read_bytes()
-    return json.dumps({"size": size, "params": gen.SIZES[size], "seed": seed, "git": 1,
+    return json.dumps({"size": size, "params": gen.SIZES[size], "seed": seed, "git": 2,
                        "generator": hashlib.sha256(source).hexdigest()}, sort_keys=True)
 
 
@@ -302,8 +321,10 @@ def ensure_repo(workdir: Path, size: str, seed: int = 0) -> tuple[Path, int, boo
     # A fixed date keeps the commit identical from one build to the next.
     env = dict(os.environ, GIT_AUTHOR_DATE="2026-10-29T12:00:00Z",
                GIT_COMMITTER_DATE="2026-10-29T12:00:00Z")
+    # Packed, as a clone or a CI checkout is (not tens of thousands of loose objects).
     for args in (["init", "-q", "-b", "main"], ["add", "-A"],
-                 ["commit", "-q", "-m", f"synthetic {size} repository"]):
+                 ["commit", "-q", "-m", f"synthetic {size} repository"], ["repack", "-a", "-d", "-q"],
+                 ["prune-packed"]):
         subprocess.run([*GIT, *args], cwd=root, env=env, check=True, stdin=subprocess.DEVNULL)
     stamp_file.write_text(stamp)
     print(f"built {size}: {count} files in {gen_s:.1f} s "
@@ -378,6 +399,40 @@ def print_table(rows: list[Row]) -> None:
 
 # --------------------------------------------------------------------------- main
 
+def experiment_folders(root: Path) -> list[str]:
+    exp_root = root / "experiments"
+    return [f"experiments/{lb.name}/{e.name}" for lb in sorted(exp_root.iterdir()) if lb.is_dir()
+            for e in sorted(lb.iterdir()) if e.is_dir()]
+
+
+ADDED_PREFIX = "bench-added-"
+
+
+def add_experiments(root: Path, n: int) -> Path:
+    """`n` new (uncommitted) experiments beside the first one, as a big pull request adds them."""
+    source = (root / diff_target(root).relative_to(root).parts[0] / diff_target(root).relative_to(root).parts[1]
+              / diff_target(root).relative_to(root).parts[2])
+    remove_added(root)
+    old_id = source.name
+    for i in range(n):
+        new_id = f"{ADDED_PREFIX}{i:04d}"
+        dest = source.parent / new_id
+        for path in sorted(source.rglob("*")):
+            target = dest / path.relative_to(source)
+            if path.is_dir():
+                target.mkdir(parents=True, exist_ok=True)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(path.read_text(encoding="utf-8").replace(old_id, new_id), encoding="utf-8")
+    return source.parent
+
+
+def remove_added(root: Path) -> None:
+    for lb in (root / "experiments").iterdir():
+        for e in lb.glob(ADDED_PREFIX + "*"):
+            shutil.rmtree(e)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -398,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     if repeat < 1:
         parser.error("--repeat must be at least 1")
     prefix = "quick-" if args.quick else ""
+    n_added = 20 if args.quick else 500
     args.workdir.mkdir(parents=True, exist_ok=True)
 
     linter = Linter(args.linter)
@@ -412,19 +468,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, repeat {repeat}, "
           f"workdir {args.workdir}")
     print(f"penguin-lint: {linter.describe()}")
+    print("Figures are CPU seconds (user + system, worker processes included), medians of "
+          "interleaved runs; wall times are in the list of runs.")
     repos = {}
-    for size in ("medium", "large", "half"):
+    for size in ("medium", "large"):
         root, count, reused = ensure_repo(args.workdir, prefix + size)
+        remove_added(root)
         repos[size] = (root, count)
         if reused:
             print(f"reused {prefix + size}: {count} files", flush=True)
+    caches = args.workdir / "caches"
+    shutil.rmtree(caches, ignore_errors=True)
 
     rows: list[Row] = []
     notes: list[str] = []
     timings: list[Timing] = []
-
-    def lint_job(root: Path, *flags: str):
-        return lambda: linter(root, *flags)
 
     def label(size: str) -> str:
         return f"{prefix}{size} ({repos[size][1]:,} files)"
@@ -440,9 +498,65 @@ def main(argv: list[str] | None = None) -> int:
                 notes.append(note)
         return None
 
-    # 1. check-jsonschema on medium.
+    def cold_job(root: Path, name: str):
+        def job() -> Run:
+            # A first run: an empty cache folder, filled by the run.
+            folder = caches / f"cold-{name}"
+            shutil.rmtree(folder, ignore_errors=True)
+            return linter(root, "--all", "--cache-dir", str(folder))
+        return job
+
+    def warm_job(root: Path, name: str, edit: bool):
+        folder = caches / f"warm-{name}-{'edit' if edit else 'same'}"
+        target = diff_target(root)
+        original = target.read_bytes()
+        rounds = [0]
+
+        def job() -> Run:
+            if not edit:
+                return linter(root, "--all", "--cache-dir", str(folder))
+            # A new edit each round, so that the cache cannot know it.
+            rounds[0] += 1
+            target.write_bytes(original + f"# edit {rounds[0]}\n".encode())
+            try:
+                return linter(root, "--all", "--cache-dir", str(folder))
+            finally:
+                target.write_bytes(original)
+
+        linter(root, "--all", "--cache-dir", str(folder))  # fill the cache (not timed)
+        return job
+
+    def diff_job(root: Path):
+        target = diff_target(root)
+        original = target.read_bytes()
+
+        def job() -> Run:
+            # The edit lives only while the diff run does, so that --all sees the committed tree.
+            target.write_bytes(original + DIFF_EDIT.encode())
+            try:
+                return linter(root, "--diff-base", "HEAD")
+            finally:
+                target.write_bytes(original)
+        return job
+
+    def git_floor_job(root: Path):
+        target = diff_target(root)
+        original = target.read_bytes()
+
+        def job() -> Run:
+            # What git alone needs to tell what changed (tracked and untracked):
+            # no diff run can cost less than this scan of the work tree.
+            target.write_bytes(original + DIFF_EDIT.encode())
+            try:
+                return run_once(["git", "status", "--porcelain", "-z", "--untracked-files=all"], cwd=root)
+            finally:
+                target.write_bytes(original)
+        return job
+
     medium, _ = repos["medium"]
+    large, _ = repos["large"]
     warm_cache(medium)
+    warm_cache(large)
     missing_schemas = [k for k in KINDS if not (args.schemas / f"{k}.json").is_file()]
     if cjs is None:
         print("check-jsonschema is not on PATH; install it with `pip install check-jsonschema` "
@@ -450,117 +564,132 @@ def main(argv: list[str] | None = None) -> int:
     elif missing_schemas:
         print(f"schemas missing in {args.schemas}: {', '.join(missing_schemas)}; "
               "measurement 1 skipped.")
-    jobs = {"penguin-lint --all (medium)": lint_job(medium, "--all")}
+    jobs = {
+        "cold --all (medium)": cold_job(medium, "medium"),
+        "diff run, 1 file (medium)": diff_job(medium),
+        "git status -uall (medium)": git_floor_job(medium),
+        "--version (medium)": lambda: linter(medium, "--version"),
+    }
     cjs_job = None
     if cjs and not missing_schemas:
         cjs_job = check_jsonschema_job(cjs, medium, args.schemas)
         jobs["check-jsonschema (medium)"] = cjs_job
-    t1 = interleaved(repeat, jobs)
-    timings += t1.values()
-    lint1 = t1["penguin-lint --all (medium)"]
-    error = lint_error(lint1)
+    floor = [sys.executable, str(PARSE_FLOOR)]
+    jobs.update({
+        "cold --all (large)": cold_job(large, "large"),
+        "warm --all, nothing changed (large)": warm_job(large, "large", edit=False),
+        "warm --all, 1 file changed (large)": warm_job(large, "large", edit=True),
+        "CSafeLoader floor (large)": lambda: run_once([*floor, str(large)]),
+        "libyaml-events floor (large)": lambda: run_once([*floor, "--events", str(large)]),
+        "diff run, 1 file (large)": diff_job(large),
+        "git status -uall (large)": git_floor_job(large),
+        "--version (large)": lambda: linter(large, "--version"),
+        "--all -j1 (large)": lambda: linter(large, "--all", "-j1", "--no-cache"),
+    })
+    for k in range(1, 5):
+        jobs[f"--all --shard {k}/4 -j1 (large)"] = (
+            lambda k=k: linter(large, "--all", "--shard", f"{k}/4", "-j1", "--no-cache"))
+    t = interleaved(repeat, jobs)
+    timings += t.values()
+
+    def ratio_row(number, what, size, lint_label, ref_label, target_text, ok, ratio_text=None,
+                  ref_value=None):
+        lt, rt = t[lint_label], t[ref_label] if ref_label else None
+        ref = ref_value if ref_value is not None else rt.median
+        ratio = lt.median / ref
+        error = lint_error(lt) if "--" in lint_label or "diff" in lint_label else None
+        rows.append(Row(number, what, label(size), fmt_s(lt.median),
+                        f"{ref_label or 'reference'} {fmt_s(ref)}",
+                        ratio_text(ratio) if ratio_text else f"{ratio:.2f}x", target_text,
+                        error or verdict(ok(ratio))))
+        return ratio
+
     if cjs_job is None:
-        rows.append(Row(1, "--all vs check-jsonschema", label("medium"),
-                        f"--all {fmt_s(lint1.median)}", "check-jsonschema not run", "-",
+        rows.append(Row(1, "cold --all vs check-jsonschema", label("medium"),
+                        fmt_s(t["cold --all (medium)"].median), "check-jsonschema not run", "-",
                         ">= 10x faster", "SKIPPED"))
     else:
-        ref = t1["check-jsonschema (medium)"]
+        ref = t["check-jsonschema (medium)"]
         if ref.returncodes - {0}:
             notes.append("check-jsonschema rejected files of a valid repository (schemas and "
                          f"generator disagree): {first_line(ref.runs[-1].stdout)}")
-        speedup = ref.median / lint1.median
-        rows.append(Row(1, "--all vs check-jsonschema", label("medium"),
-                        f"--all {fmt_s(lint1.median)}",
-                        f"check-jsonschema {fmt_s(ref.median)} ({cjs_job.n_calls} calls, "
-                        f"{cjs_job.n_files:,} files)",
-                        f"{speedup:.1f}x faster", ">= 10x faster",
-                        error or verdict(speedup >= 10)))
-
-    # 2-4 share one --all timing on large and run interleaved with it: parse floor and diff
-    # mode on large, --all on half.
-    large, _ = repos["large"]
-    half, _ = repos["half"]
-    warm_cache(large)
-    warm_cache(half)
-    target = diff_target(large)
-    original = target.read_bytes()
-    floor_cmd = [sys.executable, str(PARSE_FLOOR), str(large)]
-
-    def diff_job() -> Run:
-        # The edit lives only while the diff run does, so that --all sees the committed tree.
-        target.write_bytes(original + DIFF_EDIT.encode())
-        try:
-            return linter(large, "--diff-base", "HEAD")
-        finally:
-            target.write_bytes(original)
-
-    def git_floor_job() -> Run:
-        # What git alone needs to tell what changed (tracked and untracked):
-        # no diff run can cost less than this scan of the work tree.
-        target.write_bytes(original + DIFF_EDIT.encode())
-        try:
-            return run_once(["git", "status", "--porcelain", "-z", "--untracked-files=all"], cwd=large)
-        finally:
-            target.write_bytes(original)
-
-    t2 = interleaved(repeat, {
-        "penguin-lint --all (large)": lint_job(large, "--all"),
-        "parse floor (large)": lambda: run_once(floor_cmd),
-        "penguin-lint --diff-base HEAD (large)": diff_job,
-        "git status -uall (large)": git_floor_job,
-        "penguin-lint --all (half)": lint_job(half, "--all"),
-    })
-    timings += t2.values()
-    all_large = t2["penguin-lint --all (large)"]
-    floor = t2["parse floor (large)"]
-    diff = t2["penguin-lint --diff-base HEAD (large)"]
+        ratio_row(1, "cold --all vs check-jsonschema", "medium", "cold --all (medium)",
+                  "check-jsonschema (medium)", ">= 10x faster", lambda r: 1 / r >= 10,
+                  lambda r: f"{1 / r:.1f}x faster")
     n_data = sum(len(v) for v in data_files_by_kind(large).values())
-    parsed = {r.stdout.strip() for r in floor.runs}
-    if parsed != {str(n_data)}:
-        notes.append(f"parse floor parsed {parsed} files, expected {n_data}")
-    error_all = lint_error(all_large)
-    ratio = all_large.median / floor.median
-    rows.append(Row(2, "--all vs parse floor", label("large"), f"--all {fmt_s(all_large.median)}",
-                    f"parse floor {fmt_s(floor.median)} ({n_data:,} data files)",
-                    f"{ratio:.2f}x floor", "<= 2x floor", error_all or verdict(ratio <= 2)))
-    error_diff = lint_error(diff)
-    share = diff.median / all_large.median
-    rows.append(Row(3, "--diff-base HEAD (1 attempt changed) vs --all", label("large"),
-                    f"--diff-base {fmt_s(diff.median)}", f"--all {fmt_s(all_large.median)}",
-                    f"{share * 100:.1f} %", "<= 3 %",
-                    error_diff or error_all or verdict(share <= 0.03)))
-    git_floor = t2["git status -uall (large)"]
-    rows.append(Row(3, "  git's own change scan (floor of 3)", label("large"),
-                    f"git status {fmt_s(git_floor.median)}", f"--all {fmt_s(all_large.median)}",
-                    f"{git_floor.median / all_large.median * 100:.1f} %", "-", "info"))
+    for name in ("CSafeLoader floor (large)", "libyaml-events floor (large)"):
+        parsed = {r.stdout.strip() for r in t[name].runs}
+        if parsed != {str(n_data)}:
+            notes.append(f"{name} parsed {parsed} files, expected {n_data}")
+    ratio_row(2, "cold --all vs CSafeLoader floor", "large", "cold --all (large)",
+              "CSafeLoader floor (large)", "<= 0.8x", lambda r: r <= 0.8)
+    ratio_row(3, "cold --all vs libyaml-events floor", "large", "cold --all (large)",
+              "libyaml-events floor (large)", "-", lambda r: True)
+    rows[-1].result = "info"
+    ratio_row(4, "warm --all, nothing changed, vs cold", "large",
+              "warm --all, nothing changed (large)", "cold --all (large)", "<= 0.15x",
+              lambda r: r <= 0.15)
+    ratio_row(5, "warm --all, 1 file changed, vs cold", "large",
+              "warm --all, 1 file changed (large)", "cold --all (large)", "<= 0.25x",
+              lambda r: r <= 0.25)
+    for size in ("medium", "large"):
+        for what in ("git status -uall", "--version"):
+            lt = t[f"{what} ({size})"]
+            rows.append(Row(6, f"  {what} (part of the diff-run budget)", label(size),
+                            fmt_s(lt.median), "-", "-", "-", "info"))
+    budget = (t["git status -uall (medium)"].median + t["--version (medium)"].median
+              + 0.1 * t["cold --all (medium)"].median)
+    ratio_row(6, "diff run (1 file) vs git status + start-up + 10 % of cold --all", "medium",
+              "diff run, 1 file (medium)", None, "<= 1x budget", lambda r: r <= 1,
+              ref_value=budget)
+    rows[-1].reference = f"budget {fmt_s(budget)}"
+    large_diff, medium_diff = t["diff run, 1 file (large)"], t["diff run, 1 file (medium)"]
+    growth = large_diff.median / medium_diff.median
+    rows.append(Row(7, "diff run (1 file), large vs medium", f"{label('large')} / {label('medium')}",
+                    fmt_s(large_diff.median), f"medium {fmt_s(medium_diff.median)}",
+                    f"{growth:.2f}x", "<= 1.2x",
+                    lint_error(large_diff, medium_diff) or verdict(growth <= 1.2)))
+    shard_labels = [f"--all --shard {k}/4 -j1 (large)" for k in range(1, 5)]
+    slowest = max(shard_labels, key=lambda s: t[s].median)
+    share = t[slowest].median / t["--all -j1 (large)"].median
+    rows.append(Row(11, "slowest of 4 shards vs --all -j1", label("large"),
+                    f"{slowest.split(' (')[0]} {fmt_s(t[slowest].median)}",
+                    f"--all -j1 {fmt_s(t['--all -j1 (large)'].median)}", f"{share:.2f}x", "<= 0.35x",
+                    lint_error(*(t[s] for s in shard_labels)) or verdict(share <= 0.35)))
+    rows[-1].reference += " (shards: " + ", ".join(fmt_s(t[s].median) for s in shard_labels) + ")"
 
-    # 4. growth: large against half.
-    all_half = t2["penguin-lint --all (half)"]
-    growth = all_large.median / all_half.median
-    rows.append(Row(4, "--all, large vs half size", f"{label('large')} / {label('half')}",
-                    f"--all {fmt_s(all_large.median)}", f"--all {fmt_s(all_half.median)}",
-                    f"{growth:.2f}x", "<= 2.2x",
-                    lint_error(all_half) or error_all or verdict(growth <= 2.2)))
+    # Peak memory, each in a fresh process.
+    def memory_row(number, what, cmd_args, *, before=None, after=None):
+        if before:
+            before()
+        try:
+            single, tree, rc = peak_rss([*linter.cmd, "--root", str(large), *cmd_args], linter.env, large)
+        finally:
+            if after:
+                after()
+        peak = max(single, tree or 0)
+        detail = f"largest process {single / 1e6:.0f} MB"
+        if tree is not None:
+            detail += f", process tree {tree / 1e6:.0f} MB (sampled)"
+        rows.append(Row(number, what, label("large"), f"{peak / 1e6:.0f} MB", detail, "-", "<= 300 MB",
+                        "ERROR" if rc not in (0, 1) else verdict(peak <= 300e6)))
+        if rc not in (0, 1):
+            notes.append(f"penguin-lint {' '.join(cmd_args[:3])} exited {rc} during the memory measurement")
 
-    # 5. peak memory of --all on large, in a fresh process.
-    single, tree, rc = peak_rss([*linter.cmd, "--root", str(large), "--all"], linter.env, large)
-    peak = max(single, tree or 0)
-    detail = f"largest process {single / 1e6:.0f} MB"
-    if tree is not None:
-        detail += f", process tree {tree / 1e6:.0f} MB (sampled)"
-    rows.append(Row(5, "peak resident memory of --all", label("large"), f"{peak / 1e6:.0f} MB",
-                    detail, "-", "< 300 MB",
-                    "ERROR" if rc not in (0, 1) else verdict(peak < 300e6)))
-    if rc not in (0, 1):
-        notes.append(f"penguin-lint --all exited {rc} during the memory measurement")
+    memory_row(8, "peak memory, cold --all", ["--all", "--cache-dir", str(caches / "memory")])
+    folders = experiment_folders(large)
+    memory_row(9, f"peak memory, path run over every experiment folder ({len(folders):,})", folders)
+    memory_row(10, f"peak memory, diff run adding {n_added} experiments", ["--diff-base", "HEAD"],
+               before=lambda: add_experiments(large, n_added), after=lambda: remove_added(large))
 
+    rows.sort(key=lambda r: r.number)
     print()
     print_table(rows)
     print()
-    print("Runs (seconds):")
-    for t in timings:
-        print(f"- {t.label}: " + ", ".join(f"{r.seconds:.3f}" for r in t.runs)
-              + f" (exit {','.join(map(str, sorted(t.returncodes)))})")
+    print("Runs (CPU s / wall s):")
+    for tm in timings:
+        print(f"- {tm.label}: " + ", ".join(f"{r.cpu:.3f}/{r.seconds:.3f}" for r in tm.runs)
+              + f" (exit {','.join(map(str, sorted(tm.returncodes)))})")
     for note in dict.fromkeys(notes):
         print(f"Note: {note}")
     if args.quick:

@@ -109,9 +109,15 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Print the fixes as a unified diff and change nothing (exit 1 when there is something to fix).")
 @click.option("--no-suppress", is_flag=True,
               help="Ignore inline '# penguin-lint: disable' comments: show every finding.")
+@click.option("--cache-dir", metavar="DIR", type=click.Path(file_okay=False, path_type=str),
+              help="Where --all keeps its cache (default: $PENGUIN_LINT_CACHE_DIR, else "
+                   ".penguin-lint-cache/ at the repository root).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--shard", metavar="K/N",
+              help="With --all, lint only part K of N (a CI matrix); every finding is in exactly one part.")
 @click.version_option(__version__, "--version", prog_name="penguin-lint")
 def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
-         new_only, config_from_worktree, fix, unsafe_fixes, show_diff, no_suppress):
+         new_only, config_from_worktree, fix, unsafe_fixes, show_diff, no_suppress, cache_dir, no_cache, shard):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
@@ -140,6 +146,16 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         raise fail(f"cannot write --output {output}: No such file or directory")
     if unsafe_fixes and not (fix or show_diff):
         raise fail("--unsafe-fixes works with --fix or --diff")
+    if shard is not None and not all_:
+        raise fail("--shard needs --all")
+    shard_part = None
+    if shard is not None:
+        from penguin_lint.shard import parse_shard
+
+        try:
+            shard_part = parse_shard(shard)
+        except ValueError as e:
+            raise fail(str(e))
     if kind is not None and kind not in FILE_KINDS:
         raise fail(f"unknown kind '{kind}' (known: {', '.join(sorted(FILE_KINDS))})")
     if all_ and new_only:
@@ -204,7 +220,11 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         nonlocal base_tree
         repo = engine.repo
         if all_:
-            return engine.run_all(jobs=jobs)
+            cache = None if no_cache else _open_cache(root, cache_dir, config, rules, engine)
+            result = engine.run_all(jobs=jobs, cache=cache, shard=shard_part)
+            if cache is not None:
+                _save_cache(cache, keep_others=shard_part is not None)
+            return result
         if not diff_mode:
             change = Change.of(repo, rel_paths)
             folders = [p for p in rel_paths if p == "" or repo.is_dir(p)]
@@ -238,8 +258,9 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         return result
 
     try:
-        if all_ and not config.kinds and not any(
-                repo.is_dir(top) for top in list(repo.layout.roots.values()) + ["leaderboard"]):
+        if all_ and not config.kinds and not any(  # (a listing of its own: the cache may add a folder)
+                os.path.isdir(root / top) and not os.path.islink(root / top)
+                for top in list(repo.layout.roots.values()) + ["leaderboard"]):
             # Not a green check on nothing: say that there was nothing to lint.
             raise fail(f"no {', '.join(r + '/' for r in repo.walk_roots() if r)} folder under "
                        f"{root}: nothing to lint (is --root right?)")
@@ -405,6 +426,35 @@ def _fix(result, show_diff, unsafe, root, config, output, relint):
         raise click.exceptions.Exit(EXIT_FINDINGS if n else EXIT_OK)
     result.fixed = outcome.fixed
     return result
+
+
+def _warn(message: str) -> None:
+    say(f"penguin-lint: warning: {message}")
+
+
+def _open_cache(root: Path, cache_dir, config, rules, engine):
+    """The cache for an --all run, or None (with a warning) when it cannot be used."""
+    from penguin_lint.cache import CacheWarning, UnitCache, cache_folder, settings_key
+    from penguin_lint.contentid import ContentIds
+
+    folder, in_repo = cache_folder(root, cache_dir)
+    # --no-suppress changes what a unit reports
+    key = settings_key(config, [r.code for r in rules],
+                       dict(engine.ctx.options, suppress=engine.ledger is not None))
+    try:
+        return UnitCache(folder, key, engine.repo, ContentIds(str(root), config.size_limit), in_repo=in_repo)
+    except CacheWarning as e:
+        _warn(str(e))
+        return None
+
+
+def _save_cache(cache, keep_others: bool) -> None:
+    from penguin_lint.cache import CacheWarning
+
+    try:
+        cache.save(keep_others=keep_others)
+    except CacheWarning as e:
+        _warn(str(e))
 
 
 def _relative(p: str, cwd: Path, root: Path) -> Optional[str]:

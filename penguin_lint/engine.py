@@ -16,7 +16,7 @@ from penguin_lint.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.context import Context
 from penguin_lint.finding_cap import cap_findings
 from penguin_lint.findings import ERROR, Finding
-from penguin_lint.repo import Repository
+from penguin_lint.repo import SKIPPED_DIRS, Repository
 from penguin_lint.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule
 from penguin_lint.suppressions import Ledger
@@ -141,7 +141,7 @@ class Engine:
         return out
 
     # -- runs -----------------------------------------------------------------
-    def run_all(self, jobs: Optional[int] = None) -> Result:
+    def run_all(self, jobs: Optional[int] = None, cache=None, shard=None) -> Result:
         """Every subject of the repository, unit by unit.
 
         A unit is a part of the tree whose checks read (almost) nothing
@@ -150,34 +150,78 @@ class Engine:
         Documents are dropped after each folder and each unit, which keeps
         memory flat, and units are spread over processes when there are
         enough of them to pay for the start-up.
+
+        With ``cache`` (a ``cache.UnitCache``), a unit whose inputs are all
+        unchanged since a cached run is not run again; with ``shard`` (a
+        ``shard.Shard``), only that shard's units (and, in the first shard,
+        the subjects above the units) are run.
         """
         findings: List[Finding] = []
         files = loads = 0
         units: List[Unit] = []
-        for s in self._top_subjects(units):
-            if not s.is_dir and s.kind != "file":
-                files += 1
-            findings.extend(self.check(s))
+        top = list(self._top_subjects(units))
+        if shard is None or shard.takes_top:
+            for s in top:
+                if not s.is_dir and s.kind != "file":
+                    files += 1
+                findings.extend(self.check(s))
         loads = self.repo.loads
         self.ctx.reset()
+        if shard is not None:
+            from penguin_lint.shard import shard_units
+
+            units = shard_units(self.repo, units, shard)
+        run = self.run_unit
+        if cache is not None:
+            todo = []
+            for u in units:
+                hit = cache.lookup(u)
+                if hit is None:
+                    todo.append(u)
+                else:
+                    findings.extend(hit[0])
+                    files += hit[1]
+            units = todo
+
+            def run(u):
+                return self._run_unit_recorded(u, cache)
         if jobs is None:
             jobs = default_jobs(len(units))
+        results = None
         if jobs > 1:
             try:
-                results = _run_parallel(self, units, jobs)
+                results = _run_parallel(self, units, jobs, run)
             except _NoParallel:
                 results = None
-        else:
-            results = None
         if results is None:
-            results = (self.run_unit(u) for u in units)
-        for unit_findings, unit_files, unit_loads in results:
+            results = (run(u) for u in units)
+        for r in results:
+            unit_findings, unit_files, unit_loads = r[:3]
             findings.extend(unit_findings)
             files += unit_files
             loads += unit_loads
+            if cache is not None:
+                cache.store(r[3], unit_findings, unit_files, r[4])
         result = self._finish(findings, files)
         result.loads = loads
         return result
+
+    def units(self) -> List["Unit"]:
+        """The units of ``run_all``, without checking anything."""
+        units: List[Unit] = []
+        for _ in self._top_subjects(units):
+            pass
+        return units
+
+    def _run_unit_recorded(self, unit: "Unit", cache):
+        """``run_unit`` noting what the unit read, for the cache."""
+        self.repo.reads = cache.reader()
+        try:
+            unit_findings, files, loads = self.run_unit(unit)
+            reads = self.repo.reads
+        finally:
+            self.repo.reads = None
+        return unit_findings, files, loads, unit, cache.inputs(reads)
 
     def _top_subjects(self, units: List["Unit"]) -> Iterable[Subject]:
         """The subjects above the units (repository, top folders and files
@@ -200,7 +244,7 @@ class Engine:
                     continue
                 if e.is_file:
                     yield self.subject(path, False)
-                elif e.is_dir and name != ".git":
+                elif e.is_dir and name not in SKIPPED_DIRS:
                     if top in (lb_root, exp_root):
                         # a leaderboard and its experiments read each other
                         paired.setdefault(name, []).append(path)
@@ -412,7 +456,7 @@ def default_jobs(units: int) -> int:
     return max(1, min(cpus, 8))
 
 
-def _run_parallel(engine: "Engine", units, jobs: int):
+def _run_parallel(engine: "Engine", units, jobs: int, run=None):
     """Run units in ``jobs`` processes: this one and ``jobs - 1`` forked
     children, each taking the next unit from a shared counter, big units
     first, so no process is left with a large one at the end. Forked
@@ -427,6 +471,7 @@ def _run_parallel(engine: "Engine", units, jobs: int):
         mp = multiprocessing.get_context("fork")
     except ValueError:
         raise _NoParallel from None
+    run = run or engine.run_unit
     order = sorted(units, key=lambda u: -_unit_weight(engine.repo, u))
     counter = mp.RawValue("l", 0)
     lock = mp.Lock()
@@ -441,7 +486,7 @@ def _run_parallel(engine: "Engine", units, jobs: int):
         out = []
         i = take()
         while i < len(order):
-            out.append(engine.run_unit(order[i]))
+            out.append(run(order[i]))
             i = take()
         return out
 

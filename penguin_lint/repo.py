@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from penguin_lint.config import Config, glob_roots
 from penguin_lint.layout import Layout, safe_segment
@@ -36,6 +36,36 @@ class Entry(NamedTuple):
     size: int = -1  # known inside packages (PL004 reads it), else -1
 
 
+# Never walked into: git's own folder, and the cache's (its files are the
+# tool's, not the repository's, and change on every run).
+SKIPPED_DIRS = frozenset((".git", ".penguin-lint-cache"))
+
+
+class ReadLog:
+    """The listings and files a piece of work read: what its verdict depends
+    on, so that a cached verdict is reused only while all of them are unchanged."""
+
+    __slots__ = ("listings", "files", "_file_id")
+
+    def __init__(self, file_id=None):
+        self.listings: Set[str] = set()
+        #: path -> what the file held (``file_id(path)``) when it was first read
+        self.files: Dict[str, Optional[str]] = {}
+        self._file_id = file_id
+
+    def note_file(self, rel: str, repo: "Repository") -> None:
+        if rel not in self.files:
+            # named before it is parsed: a file edited meanwhile then fails
+            # the check next time instead of passing it with the old verdict
+            self.files[rel] = file_state(repo, rel, self._file_id) if self._file_id is not None else None
+
+
+def file_state(repo: "Repository", rel: str, file_id) -> str:
+    """``file_id(rel)`` for a regular file reached without links, else "absent"."""
+    # is_file walks down from the root: a path under a link is never opened
+    return file_id(rel) if repo.is_file(rel) else "absent"
+
+
 class Repository:
     def __init__(self, root: Path, config: Config):
         self.root = Path(root)
@@ -46,10 +76,14 @@ class Repository:
         self._lists: Dict[str, Optional[Dict[str, Entry]]] = {}
         self._docs: Dict[str, Optional[Document]] = {}
         self.loads = 0  # how many files were parsed (diff mode is judged on it)
+        #: when set, every listing and file read is noted in it (the cache's inputs)
+        self.reads: Optional[ReadLog] = None
 
     # -- listing -------------------------------------------------------------
     def entries(self, rel: str) -> Optional[Dict[str, Entry]]:
         """Entries of folder ``rel`` ('' = root), or None if it is not a real folder."""
+        if self.reads is not None:
+            self.reads.listings.add(rel)
         if rel in self._lists:
             return self._lists[rel]
         if rel:
@@ -127,6 +161,8 @@ class Repository:
     # -- loading ---------------------------------------------------------------
     def load(self, rel: str) -> Optional[Document]:
         """The parsed file at ``rel``, or None when there is no regular file there."""
+        if self.reads is not None:
+            self.reads.note_file(rel, self)
         if rel in self._docs:
             return self._docs[rel]
         doc = None
@@ -164,7 +200,7 @@ class Repository:
         roots = list(self.layout.roots.values()) + ["leaderboard"]
         roots += [glob_roots(glob) for glob, _ in self.config.kinds]
         # A root inside another root would be walked twice.
-        roots = sorted(set(roots), key=len)
+        roots = sorted(set(roots), key=lambda r: (len(r), r))  # the same order on every run
         out: List[str] = []
         for r in roots:
             if not any(r == o or r.startswith(o + "/") or o == "" for o in out):
@@ -183,6 +219,6 @@ class Repository:
                 e = ents[name]
                 child = f"{rel}/{name}" if rel else name
                 yield child, e
-                if e.is_dir and name != ".git":
+                if e.is_dir and name not in SKIPPED_DIRS:
                     stack.append(child)
 

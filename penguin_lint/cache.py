@@ -1,0 +1,523 @@
+"""The content cache: a unit's findings, reused while nothing it read changed.
+
+A unit (see ``engine.Engine.units``) is checked with a ``ReadLog`` that notes
+every listing and file its checks read. The cache stores, per unit, those
+inputs with what they held (a listing's entries, a file's content id from
+``contentid``) and the findings. The next run reuses the findings only when
+every input still holds the same; anything else runs the unit again.
+
+Everything that could change a verdict without changing a file is in the
+settings key that names the cache file: the tool's version and code, the
+schemas, the configuration, the enabled rules and the run's options.
+
+A cache file is plain JSON, never executable data: a corrupt, foreign or
+oversized file is ignored, a malformed record is a miss. A cache folder
+that git tracks (a pull request can commit one) is never used.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat as _stat
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from penguin_lint import __version__
+from penguin_lint.contentid import ContentIds
+from penguin_lint.findings import ERROR, WARNING, Finding
+from penguin_lint.suppressions import CARRIER
+from penguin_lint.repo import Entry, ReadLog, Repository, file_state
+
+FORMAT = 1
+DEFAULT_DIR = ".penguin-lint-cache"
+ENV_DIR = "PENGUIN_LINT_CACHE_DIR"
+# Far above any honest record (a unit of 64 experiments needs about 100 KB).
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+# A folder changed this close to the start of the run may change again
+# within the same clock tick: its time stamp is not trusted.
+RACY_NS = 1_000_000_000
+# Settings folders kept side by side (one per configuration in use).
+KEEP_SETTINGS = 8
+
+_O_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+_FIELDS = ("code", "name", "severity", "path", "message", "line", "column",
+           "end_line", "end_column", "hint", "subject")
+
+
+class CacheWarning(Exception):
+    """Why the cache is not used this run (one warning line, not a failure)."""
+
+
+def cache_folder(root: Path, given: Optional[str]) -> Tuple[Path, bool]:
+    """The cache folder and whether it is the default one inside the repository."""
+    chosen = given or os.environ.get(ENV_DIR) or None
+    if chosen:
+        return Path(os.path.abspath(chosen)), False
+    return root / DEFAULT_DIR, True
+
+
+def settings_key(config, rule_codes: Iterable[str], options: dict) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    parts = [f"format {FORMAT}", f"version {__version__}", f"python {sys.version_info[:2]}",
+             _code_stamp(), _schema_stamp(), f"yaml {_yaml_stamp()}", repr(config),
+             " ".join(sorted(rule_codes)),
+             repr(sorted((k, repr(v)) for k, v in options.items() if not k.startswith("_")))]
+    for p in parts:
+        h.update(p.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+# The code that verdicts come from (reporters and the command line only
+# print them).
+_VERDICT_MODULES = ("config.py", "context.py", "engine.py", "findings.py", "layout.py", "repo.py")
+_VERDICT_PACKAGES = ("loaders", "rules", "validation")
+
+
+def _code_stamp() -> str:
+    # An edited checkout (an editable install) must not reuse the verdicts
+    # of the code before the edit: the size and time stamp of every module.
+    base = os.path.dirname(os.path.abspath(__file__))
+    paths = [os.path.join(base, m) for m in _VERDICT_MODULES]
+    for pkg in _VERDICT_PACKAGES:
+        try:
+            with os.scandir(os.path.join(base, pkg)) as it:
+                paths += [de.path for de in it if de.name.endswith(".py")]
+        except OSError:
+            pass
+    out = []
+    for path in sorted(paths):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        out.append(f"{os.path.relpath(path, base)} {st.st_size} {st.st_mtime_ns}")
+    return "\n".join(out)
+
+
+def _schema_stamp() -> str:
+    from penguin_lint.layout import FILE_KINDS
+    from penguin_lint.validation.schema import _load_schema_text
+
+    h = hashlib.blake2b(digest_size=16)
+    for kind in sorted(FILE_KINDS):
+        name = FILE_KINDS[kind]
+        if not name:
+            continue
+        try:
+            h.update(f"{kind}={name}\0".encode() + _load_schema_text(name).encode("utf-8") + b"\0")
+        except OSError:
+            h.update(f"{kind}=missing\0".encode())
+    return h.hexdigest()
+
+
+def _yaml_stamp() -> str:
+    import yaml
+
+    return f"{yaml.__version__} {hasattr(yaml, 'CSafeLoader')}"
+
+
+def listing_id(entries: Optional[Dict[str, Entry]]) -> str:
+    if entries is None:
+        return "none"
+    h = hashlib.blake2b(digest_size=16)
+    for name in sorted(entries):
+        e = entries[name]
+        h.update(f"{name}\0{e.is_dir:d}{e.is_file:d}{e.is_symlink:d}{e.executable:d}{e.size}\0"
+                 .encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def unit_key(unit) -> str:
+    return json.dumps([[top, bool(rec)] for top, rec in unit], ensure_ascii=False)
+
+
+class UnitCache:
+    """Per-unit findings of earlier runs, checked against the work tree."""
+
+    def __init__(self, folder: Path, key: str, repo: Repository, ids: ContentIds,
+                 in_repo: bool = False):
+        self.folder = folder
+        self.key = key
+        self.repo = repo
+        self.ids = ids
+        self.started_ns = time.time_ns()
+        # one file per unit: a run holds one record at a time (flat memory),
+        # and runs in parallel (shards, several terminals) never overwrite
+        # each other's records
+        self.dir = folder / f"v{FORMAT}" / key
+        self._used: set = set()
+        self._write_error: Optional[str] = None
+        self._listing_ok: Dict[str, bool] = {}
+        self._file_ok: Dict[str, bool] = {}
+        self._inputs_memo: Dict[str, list] = {}
+        self.hits = self.misses = 0
+        from penguin_lint.rules import all_rules
+
+        self._codes = {r.code for r in all_rules()}
+        if in_repo:
+            rel = os.path.relpath(folder, repo.root).replace(os.sep, "/")
+            if any(t == rel or t.startswith(rel + "/") for t in ids.tracked):
+                raise CacheWarning(f"the cache folder {rel}/ is tracked by git; the cache is not used")
+            try:
+                st = os.lstat(folder)
+            except FileNotFoundError:
+                st = None
+            except OSError as e:
+                raise CacheWarning(f"cannot use the cache folder {rel}/: {e.strerror}") from None
+            if st is not None and not _stat.S_ISDIR(st.st_mode):
+                raise CacheWarning(f"{rel} is not a folder; the cache is not used")
+        try:
+            # made before the run lists the repository: the folder is then
+            # part of the listing this run records, and the next run's too
+            self._prepare_folder()
+        except OSError as e:
+            raise CacheWarning(f"cannot use the cache folder {folder}: {e.strerror}") from None
+
+    # -- reading ---------------------------------------------------------------
+    def _entry(self, key: str) -> Path:
+        return self.dir / (hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + ".json")
+
+    def _read(self, key: str):
+        """The record stored for unit ``key``, None when there is none or
+        the file is not one this tool wrote for this unit and these settings."""
+        try:
+            fd = os.open(self._entry(key), _O_READ)
+        except OSError:
+            return None
+        try:
+            st = os.fstat(fd)
+            if not _stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY_BYTES:
+                return None
+            chunks = []
+            total = 0
+            while True:
+                chunk = os.read(fd, 1 << 22)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+                if total > MAX_ENTRY_BYTES:
+                    return None
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        try:
+            data = json.loads(b"".join(chunks))
+        except (ValueError, RecursionError):
+            return None
+        if (not isinstance(data, dict) or data.get("format") != FORMAT
+                or data.get("settings") != self.key or data.get("unit") != key):
+            return None
+        return data.get("record")
+
+    def reader(self) -> ReadLog:
+        return ReadLog(self.ids.file_id)
+
+    def lookup(self, unit) -> Optional[Tuple[List[Finding], int]]:
+        """The unit's findings and file count when every input is unchanged."""
+        key = unit_key(unit)
+        self._used.add(self._entry(key).name)
+        rec = self._read(key)
+        parsed = _parse_record(rec, self._codes) if rec is not None else None
+        if parsed is None or not self._still_valid(parsed):
+            self.misses += 1
+            return None
+        self.hits += 1
+        findings, files, _listings, _files = parsed
+        return findings, files
+
+    def _still_valid(self, parsed) -> bool:
+        _f, _n, listings, files = parsed
+        for rel, (mtime, lid, children) in listings.items():
+            ok = self._listing_ok.get(rel)
+            if ok is None:
+                ok = self._listing_ok[rel] = self._listing_same(rel, mtime, lid, children)
+            if not ok:
+                return False
+        file_id = self.ids.file_id
+        for rel, fid in files.items():
+            ok = self._file_ok.get(rel)
+            if ok is None:
+                if listings.get(rel.rpartition("/")[0]) is not None:
+                    # its folder (and every folder above) holds the same
+                    # entries as then: still a regular file, or still not one
+                    ok = fid == "absent" or file_id(rel) == fid
+                else:
+                    ok = file_state(self.repo, rel, file_id) == fid
+                self._file_ok[rel] = ok
+            if not ok:
+                return False
+        return True
+
+    def _listing_same(self, rel: str, mtime, lid: str, children) -> bool:
+        root = self.repo._root_str
+        if mtime is not None:
+            # Adding, removing or renaming an entry changes its folder's time
+            # stamp; sizes and modes (which listings in packages hold) do not.
+            try:
+                st = os.lstat(os.path.join(root, rel) if rel else root)
+                same = _stat.S_ISDIR(st.st_mode) and st.st_mtime_ns == mtime
+                if same and children:
+                    ids = self.ids
+                    for name, size, executable, oid in children:
+                        if type(name) is not str or "/" in name or name in ("", ".", ".."):
+                            raise ValueError(name)  # never a path out of the folder
+                        path = f"{rel}/{name}" if rel else name
+                        if oid is not None and ids.modes_known and ids.clean(path) == oid \
+                                and ids.executable.get(path) == executable:
+                            continue  # git vouches for its bytes (so its size) and mode
+                        cst = os.lstat(os.path.join(root, path))
+                        if (not _stat.S_ISREG(cst.st_mode) or cst.st_size != size
+                                or bool(cst.st_mode & 0o111) != executable):
+                            same = False
+                            break
+                if same:
+                    return True
+            except (OSError, TypeError, ValueError):
+                pass  # a malformed record is only a miss
+        return listing_id(self.repo.entries(rel)) == lid
+
+    # -- writing ---------------------------------------------------------------
+    def inputs(self, reads: ReadLog) -> dict:
+        """What ``reads`` read, as plain data for ``store`` (computed where the
+        unit ran, a worker process included)."""
+        repo = self.repo
+        root = repo._root_str
+        names = set(reads.listings)
+        for rel in list(names):  # a listing is reached through its parents
+            while rel:
+                rel = rel.rpartition("/")[0]
+                names.add(rel)
+        listings = {}
+        memo = self._inputs_memo
+        for rel in names:
+            known = memo.get(rel)
+            if known is not None:
+                listings[rel] = known
+                continue
+            if not (rel == "" or _plain(rel)):
+                continue
+            ents = repo.entries(rel)
+            mtime = None
+            children = None
+            if ents is not None:  # a real folder, reached without links
+                try:
+                    st = os.lstat(os.path.join(root, rel) if rel else root)
+                    if _stat.S_ISDIR(st.st_mode) and st.st_mtime_ns < self.started_ns - RACY_NS:
+                        mtime = st.st_mtime_ns
+                except OSError:
+                    pass
+            if ents:
+                prefix = f"{rel}/" if rel else ""
+                children = [[e.name, e.size, e.executable, self.ids.clean(prefix + e.name)]
+                            for e in ents.values() if e.is_file and e.size >= 0] or None
+            listings[rel] = memo[rel] = [mtime, listing_id(ents), children]
+        files = {rel: fid for rel, fid in reads.files.items() if fid is not None and _plain(rel)}
+        # parents first: a folder swapped for a link fails its parent's
+        # check before any time stamp below it is read
+        ordered = {rel: listings[rel] for rel in sorted(listings, key=lambda r: (r.count("/") + (r != ""), r))}
+        return {"listings": ordered, "read": files}
+
+    def store(self, unit, findings: List[Finding], files: int, inputs: dict) -> None:
+        """Write the record of a unit that ran (a failure is reported by ``save``)."""
+        if self._write_error is not None:
+            return
+        key = unit_key(unit)
+        record = {"findings": [[getattr(f, k) for k in _FIELDS] for f in findings if f.code != CARRIER],
+                  "suppressions": [_carrier_out(f) for f in findings if f.code == CARRIER],
+                  "count": files, **inputs}
+        # ASCII: a file name that is not UTF-8 (a lone surrogate here) is
+        # written as an escape that reads back as the same name
+        data = json.dumps({"format": FORMAT, "settings": self.key, "unit": key, "record": record},
+                          separators=(",", ":")).encode("ascii")
+        if len(data) > MAX_ENTRY_BYTES:
+            return  # it would be ignored when read back
+        target = self._entry(key)
+        self._used.add(target.name)
+        try:
+            # write beside, then rename: a reader sees the old record or the
+            # new one, never half of one, however many runs write at once
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.dir)
+            try:
+                os.fchmod(fd, 0o644)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                os.replace(tmp, target)
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+        except OSError as e:
+            self._write_error = f"cannot write the cache in {self.folder}: {e.strerror}"
+
+    def save(self, keep_others: bool = False) -> None:
+        """Drop the records of units this run no longer has (unless it is a
+        shard, which saw only its part) and of settings no longer in use."""
+        if self._write_error is not None:
+            raise CacheWarning(self._write_error)
+        try:
+            if not keep_others:
+                with os.scandir(self.dir) as it:
+                    stale = [de.name for de in it if de.name.endswith(".json") and de.name not in self._used]
+                for name in stale:
+                    os.unlink(self.dir / name)
+            os.utime(self.dir)  # marks these settings as in use, for _prune
+            self._prune(self.dir.parent)
+        except OSError:
+            pass
+
+    def _prepare_folder(self) -> None:
+        new = not os.path.lexists(self.folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if not _stat.S_ISDIR(os.lstat(self.folder).st_mode):
+            raise OSError(0, "not a folder")
+        if new:
+            # as ruff does: git never picks the folder up
+            _write_small(self.folder / ".gitignore", b"# Created by penguin-lint automatically.\n*\n")
+            _write_small(self.folder / "CACHEDIR.TAG",
+                         b"Signature: 8a477f597d28d172789f06886806bc55\n"
+                         b"# This file is a cache directory tag created by penguin-lint.\n")
+        for sub in (self.dir.parent, self.dir):
+            sub.mkdir(exist_ok=True)
+            if not _stat.S_ISDIR(os.lstat(sub).st_mode):
+                raise OSError(0, "not a folder")
+
+    def _prune(self, versions: Path) -> None:
+        """Keep the KEEP_SETTINGS most recently used settings folders."""
+        import shutil
+
+        try:
+            olds = []
+            with os.scandir(versions) as it:
+                for de in it:
+                    if de.is_dir(follow_symlinks=False):
+                        olds.append((de.stat(follow_symlinks=False).st_mtime_ns, de.name))
+            olds.sort(reverse=True)
+            for _, name in olds[KEEP_SETTINGS:]:
+                shutil.rmtree(versions / name, ignore_errors=True)
+        except OSError:
+            pass
+
+
+def _write_small(path: Path, data: bytes) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
+def _plain(rel) -> bool:
+    from penguin_lint.repo import _plain_rel
+
+    return _plain_rel(rel)
+
+
+def _opt_int(v) -> bool:
+    return v is None or (type(v) is int and 0 <= v < 1 << 31)
+
+
+def _opt_int_ns(v) -> bool:
+    return v is None or (type(v) is int and 0 <= v < 1 << 63)
+
+
+def _opt_str(v) -> bool:
+    return v is None or type(v) is str
+
+
+def _carrier_out(f: Finding) -> list:
+    """A suppression-ledger carrier (suppressions.Ledger.carriers) as plain data."""
+    first, second = f.directive
+    if first == "suppressed":
+        return ["s", list(second)]
+    d = first
+    return ["d", f.path, d.line, d.column, d.end_column, d.scope, list(d.codes), d.problem, d.own_line,
+            sorted(second)]
+
+
+def _carrier_in(item) -> Optional[Finding]:
+    """The carrier ``_carrier_out`` wrote, or None when it is not well formed."""
+    from penguin_lint.suppressions import FILE, LINE, Directive
+
+    if not isinstance(item, list) or not item:
+        return None
+    if item[0] == "s" and len(item) == 2 and isinstance(item[1], list) and len(item[1]) == 5:
+        path, line, column, code, message = item[1]
+        if type(path) is str and _opt_int(line) and _opt_int(column) and type(code) is str \
+                and type(message) is str:
+            return Finding(code=CARRIER, name="", severity="", path=path, message="",
+                           directive=("suppressed", (path, line, column, code, message)))
+        return None
+    if item[0] == "d" and len(item) == 10:
+        _, path, line, column, end_column, scope, codes, problem, own_line, used = item
+        if (type(path) is str and all(type(v) is int for v in (line, column, end_column))
+                and scope in (LINE, FILE) and isinstance(codes, list) and all(type(c) is str for c in codes)
+                and _opt_str(problem) and type(own_line) is bool
+                and isinstance(used, list) and all(type(c) is str for c in used)):
+            d = Directive(line, column, end_column, scope, tuple(codes), problem, own_line)
+            return Finding(code=CARRIER, name="", severity="", path=path, message="",
+                           line=line, column=column, directive=(d, frozenset(used)))
+    return None
+
+
+def _parse_record(rec, codes):
+    """(findings, file count, listings, files read) of a well-formed record, else None."""
+    if not isinstance(rec, dict):
+        return None
+    raw = rec.get("findings")
+    n = rec.get("count")
+    listings = rec.get("listings")
+    files = rec.get("read")
+    if type(n) is not int or not isinstance(raw, list) or not isinstance(listings, dict) \
+            or not isinstance(files, dict):
+        return None
+    findings = []
+    for item in raw:
+        if not isinstance(item, list) or len(item) != len(_FIELDS):
+            return None
+        code, name, severity, path, message, line, column, end_line, end_column, hint, subject = item
+        if (code not in codes or type(name) is not str or severity not in (ERROR, WARNING)
+                or type(path) is not str or type(message) is not str
+                or not all(_opt_int(v) for v in (line, column, end_line, end_column))
+                or not _opt_str(hint) or not _opt_str(subject)):
+            return None
+        findings.append(Finding(code=code, name=name, severity=severity, path=path, message=message,
+                                line=line, column=column, end_line=end_line, end_column=end_column,
+                                hint=hint, subject=subject))
+    for item in rec.get("suppressions", ()):
+        f = _carrier_in(item)
+        if f is None:
+            return None
+        findings.append(f)
+    parsed_listings = {}
+    depth = -1
+    for rel, v in listings.items():
+        # parents first (as written): a folder swapped for a link fails its
+        # parent's check before any time stamp below it is read
+        d = rel.count("/") + (rel != "")
+        if d < depth:
+            return None
+        depth = d
+        if not (isinstance(v, list) and len(v) == 3 and _opt_int_ns(v[0]) and type(v[1]) is str):
+            return None
+        children = v[2]
+        if children is not None and not isinstance(children, list):
+            return None
+        if not (rel == "" or _plain(rel)):
+            return None
+        if rel and rel.rpartition("/")[0] not in parsed_listings:
+            return None  # every folder comes with the folders above it
+        parsed_listings[rel] = (v[0], v[1], children)
+    for rel, fid in files.items():
+        if type(fid) is not str or not _plain(rel):
+            return None
+    return findings, n, parsed_listings, files
