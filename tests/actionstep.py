@@ -70,6 +70,8 @@ class Runner:
             return str(self.action_path)
         if expr == "runner.os":
             return "Linux"
+        if expr == "runner.temp":
+            return str(self.temp)
         raise AssertionError(f"action.yml uses an expression the test does not know: {expr}")
 
     def evaluate(self, text) -> str:

@@ -473,3 +473,11 @@ def test_the_summary_shows_what_the_pull_request_does_to_the_leaderboard(tmp_pat
     write2({TASK: VALID[TASK].replace("The first task.", "The first task, reworded.")})
     quiet = runner(ws2, tmp_path / "other").lint()
     assert quiet.code == 0 and "Leaderboards" not in quiet.summary
+
+
+def test_all_keeps_its_cache_outside_the_checkout(tmp_path):
+    ws, _ = pull_request(tmp_path)
+    run = runner(ws, tmp_path, inputs={"all": "true"}).lint()
+    assert run.code == 1, run.stderr  # the old PL203 in bench-old
+    assert not (ws / ".penguin-lint-cache").exists()
+    assert list((tmp_path / "runner-temp" / "penguin-lint-cache").rglob("*.json"))
