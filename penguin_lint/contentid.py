@@ -16,6 +16,8 @@ import stat as _stat
 import subprocess
 from typing import Dict, List, Optional
 
+from penguin_lint.loaders import read_at_most
+
 _O_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 # git answers in well under a second on any repository this tool can lint;
 # a wedged git must not hold the run.
@@ -126,19 +128,11 @@ class ContentIds:
             if st.st_size > self.size_limit:
                 # never read whole: its verdict (PL004) depends on the size alone
                 return f"size:{st.st_size}"
-            chunks = []
-            remaining = self.size_limit + 1
-            while remaining > 0:
-                chunk = os.read(fd, min(remaining, 1 << 20))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                remaining -= len(chunk)
+            data = read_at_most(fd, self.size_limit)
         except OSError:
             return "unreadable"
         finally:
             os.close(fd)
-        data = b"".join(chunks)
         if len(data) > self.size_limit:
             return f"size:>{self.size_limit}"
         return blob_id(data)

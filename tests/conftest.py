@@ -144,3 +144,13 @@ def repo(tmp_path):
     def make(files: Optional[Dict[str, Optional[str]]] = None, base: Optional[Dict[str, str]] = VALID):
         return write_repo(tmp_path / "repo", files or {}, base)
     return make
+
+
+@pytest.fixture
+def git_env(monkeypatch, tmp_path):
+    """Commits need an identity; the user's own git configuration stays out."""
+    for k, v in {"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
+                 "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com",
+                 "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig")}.items():
+        monkeypatch.setenv(k, v)
+    (tmp_path / "gitconfig").write_text("[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n")

@@ -48,13 +48,8 @@ def git(cwd: Path, *args: str) -> str:
 
 
 @pytest.fixture(autouse=True)
-def git_env(monkeypatch, tmp_path):
-    # Commits need an identity; the user's own git configuration stays out.
-    for k, v in {"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
-                 "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com",
-                 "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig")}.items():
-        monkeypatch.setenv(k, v)
-    (tmp_path / "gitconfig").write_text("[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n")
+def _identity(git_env):
+    """Every test here commits (conftest's git_env)."""
 
 
 def init_repo(root: Path, files=None, base=VALID) -> Path:

@@ -15,6 +15,7 @@ import stat
 import tempfile
 from typing import List
 
+from penguin_lint.loaders import read_at_most
 from penguin_lint.reporters import sanitize
 from penguin_lint.repo import _plain_rel
 
@@ -53,16 +54,9 @@ def read_current(root: str, rel: str, limit: int) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise WriteRefused(f"{rel}: not a regular file")
-        chunks, remaining = [], limit + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
+        data = read_at_most(fd, limit)
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     if len(data) > limit:
         raise WriteRefused(f"{rel}: over the size limit")
     return data

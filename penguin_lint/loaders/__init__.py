@@ -25,6 +25,20 @@ def format_of(path: str) -> str | None:
     return FORMATS.get(os.path.splitext(path)[1].lower())
 
 
+def read_at_most(fd: int, limit: int) -> bytes:
+    """The bytes of open file ``fd``, at most one past ``limit``: a file that
+    grew since it was measured is still never read whole."""
+    chunks = []
+    remaining = limit + 1
+    while remaining > 0:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
 def load_file(abs_path: str, rel_path: str, size_limit: int) -> Document:
     """Load one file. Never raises for bad content; I/O problems become PL001."""
     ext = os.path.splitext(rel_path)[1].lower()
@@ -51,17 +65,7 @@ def load_file(abs_path: str, rel_path: str, size_limit: int) -> Document:
                 "data files stay small; large raw data belongs under data/<benchmark-id>/",
             ))
             return doc
-        # Read at most one byte past the limit: a file that grew since fstat
-        # is still never read whole.
-        chunks = []
-        remaining = size_limit + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        raw = b"".join(chunks)
+        raw = read_at_most(fd, size_limit)
     finally:
         os.close(fd)
     if len(raw) > size_limit:
