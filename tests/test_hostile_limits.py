@@ -104,15 +104,22 @@ def test_a_big_file_within_the_budget_parses_in_little_memory(repo, tmp_path):
     assert run["peak_mb"] < 200, run
 
 
-def test_value_budget_is_a_parse_error_on_its_line(repo):
-    from penguin_lint.loaders import load_bytes
+@pytest.mark.parametrize("fmt,text,line,column", [
+    ("yaml", "score: 50.0\nresults: []\nx: [" + "1, " * 2000 + "]\n", 3, 5 + 3 * (1000 - 4)),
+    ("json", '{"score": 50.0, "results": [],\n "x": [' + "1, " * 2000 + "]}\n", 2, 8 + 3 * (1000 - 4)),
+])
+def test_value_budget_is_a_parse_error_on_its_line(monkeypatch, fmt, text, line, column):
+    from penguin_lint.loaders import document, json_loader, load_bytes, yaml_loader
 
-    text = "score: 50.0\nresults: []\nx: [" + "1," * 1_000_001 + "]\n"
-    doc = load_bytes(text.encode(), ATTEMPT)
+    assert document.MAX_VALUES == 1_000_000 and document.MAX_CONTAINERS == 250_000  # as the README says
+    # (a budget of 1,000 for speed: the real one is the same code path)
+    monkeypatch.setattr(yaml_loader, "MAX_VALUES", 1000)
+    monkeypatch.setattr(json_loader, "MAX_VALUES", 1000)
+    doc = load_bytes(text.encode(), f"attempt-1.{fmt}")
     [p] = doc.problems
-    assert p.code == "PL001" and p.message == "more than 1,000,000 values in one file"
-    # the top mapping, its three values and the list come first
-    assert (p.pos.line, p.pos.column) == (3, 5 + 2 * (1_000_000 - 4))
+    assert p.code == "PL001" and p.message.endswith("more than 1,000 values in one file")
+    # the top mapping, its three values and the list come first: the 1,000th value is one too many
+    assert (p.pos.line, p.pos.column) == (line, column)
 
 
 # -- positions as editors and GitHub count lines ---------------------------------------------
