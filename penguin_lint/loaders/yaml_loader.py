@@ -5,6 +5,10 @@ a position for every key and value, duplicate keys (PyYAML keeps the last one
 silently), anchors, aliases, merge keys and directives *before* anything is
 expanded (an alias is never followed, so an alias bomb costs nothing), and a
 depth limit (libyaml's own composer recurses in C and crashes on deep input).
+
+Positions are libyaml's character offsets, kept in a PositionTree and turned
+into lines by LineIndex (loaders/positions.py): libyaml's own line numbers
+count U+2028, NEL and lone CRs as breaks, which editors and GitHub do not.
 """
 from __future__ import annotations
 
