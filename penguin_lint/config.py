@@ -179,7 +179,10 @@ def parse_size(value) -> int:
 def load_config(root: Path, known_kinds, known_codes=None) -> Config:
     """The working tree's configuration (defaults when there is none)."""
     path = root / CONFIG_FILE
-    if not path.is_file() or path.is_symlink():
+    if path.is_symlink():
+        # never followed (it could point outside the repository), never ignored in silence
+        raise ConfigError(f"{CONFIG_FILE}: is a symbolic link; write the configuration in the file itself")
+    if not path.is_file():
         return Config()
     try:
         # never more than one byte past the limit, and never through a link

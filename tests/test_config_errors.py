@@ -80,3 +80,14 @@ def test_select_on_the_command_line_that_enables_nothing(repo):
     run = lint(repo(), "--all", "--select", "PL2", "--ignore", "PL2")
     assert run.code == 2
     assert run.stderr == "penguin-lint: error: --select and --ignore leave no rule enabled\n"
+
+
+def test_symlinked_config_is_an_error_not_followed(repo, tmp_path):
+    outside = tmp_path / "outside.toml"
+    outside.write_text('select = ["PL2"]\n')
+    root = repo()
+    (root / ".penguin-lint.toml").symlink_to(outside)
+    run = lint(root, "--all")
+    assert run.code == 2
+    assert run.stderr == ("penguin-lint: error: .penguin-lint.toml: is a symbolic link; "
+                          "write the configuration in the file itself\n")

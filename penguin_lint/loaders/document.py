@@ -30,9 +30,10 @@ class Document:
     """Data plus positions.
 
     ``data`` is plain JSON-like Python (dict/list/str/int/float/bool/None), or
-    ``None`` with ``parsed = False`` when the file did not load. Positions
-    are kept in two maps keyed by path; formats that cannot give them cheaply
-    while parsing (TOML) fill them on first use through ``indexer``.
+    ``None`` with ``parsed = False`` when the file did not load. YAML and
+    JSON keep positions in a PositionTree (a few dozen bytes a value, see
+    loaders/positions.py); TOML keeps two maps keyed by path, filled on first
+    use through ``indexer``.
     """
 
     __slots__ = (

@@ -39,7 +39,7 @@ def load_json(text: str, path: str) -> Document:
     def node(start, ks, ke, parent, last):
         n = len(starts)
         if n >= MAX_VALUES:
-            raise _Error(f"more than {MAX_VALUES:,} values in one file", start)
+            raise _Error(f"more than {MAX_VALUES:,} values in one file", _WS.match(text, start).end())
         starts.append(start), ends.append(start), kstarts.append(ks), kends.append(ke)
         firsts.append(-1), nexts.append(-1)
         tree.flags.append(0)

@@ -19,7 +19,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from penguin_lint.findings import Position, Problem
-from penguin_lint.loaders.document import MAX_DEPTH, Document
+from penguin_lint.loaders.document import MAX_CONTAINERS, MAX_DEPTH, MAX_VALUES, Document
 from penguin_lint.loaders.positions import LineIndex
 
 _ERR_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -43,6 +43,16 @@ def load_toml(text: str, path: str) -> Document:
         doc.problems.append(Problem(
             "PL001", f"dotted key of more than {MAX_DEPTH} parts (nesting deeper than {MAX_DEPTH} levels)",
             Position(line, col)))
+        return doc
+    crowded = _crowded(text)
+    if crowded is not None:
+        # Refused before tomllib, as YAML and JSON are refused while parsing:
+        # a million tiny inline tables would take hundreds of MB.
+        offset, what = crowded
+        line = text.count("\n", 0, offset) + 1
+        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        doc.problems.append(Problem("PL001", f"more than {what} in one file", Position(line, col),
+                                    "a data file this large belongs under data/<benchmark-id>/"))
         return doc
     try:
         data = tomllib.loads(text)
@@ -156,6 +166,31 @@ def _deep_key(text: str) -> Optional[int]:
                 if run > MAX_DEPTH:
                     return start
             offset += len(part) + 1
+    return None
+
+
+# Strings and comments, to count what is outside them at C speed.
+_STRINGS_AND_COMMENTS = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""|\'\'\'(?:[^\']|\'(?!\'\'))*\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*',
+    re.S)
+
+
+def _crowded(text: str):
+    """(offset, what) when the file holds more tables and arrays, or more
+    values, than a data file may (MAX_CONTAINERS, MAX_VALUES); else None.
+
+    Counted outside strings and comments: each table or array opens with a
+    bracket or a brace, and each value follows an '=' or a ','. A count on
+    the raw text settles nearly every file at once. The finding is placed
+    at the file's start: the file as a whole is too big."""
+    if text.count("{") + text.count("[") <= MAX_CONTAINERS and \
+            text.count(",") + text.count("=") <= MAX_VALUES:
+        return None
+    code = _STRINGS_AND_COMMENTS.sub("", text)
+    if code.count("{") + code.count("[") > MAX_CONTAINERS:
+        return 0, f"{MAX_CONTAINERS:,} tables and arrays"
+    if code.count(",") + code.count("=") > MAX_VALUES:
+        return 0, f"{MAX_VALUES:,} values"
     return None
 
 

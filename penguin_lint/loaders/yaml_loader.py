@@ -5,6 +5,10 @@ a position for every key and value, duplicate keys (PyYAML keeps the last one
 silently), anchors, aliases, merge keys and directives *before* anything is
 expanded (an alias is never followed, so an alias bomb costs nothing), and a
 depth limit (libyaml's own composer recurses in C and crashes on deep input).
+
+Positions are libyaml's character offsets, kept in a PositionTree and turned
+into lines by LineIndex (loaders/positions.py): libyaml's own line numbers
+count U+2028, NEL and lone CRs as breaks, which editors and GitHub do not.
 """
 from __future__ import annotations
 
@@ -217,7 +221,10 @@ def load_yaml(text: str, path: str) -> Document:
                             value = None
                     plain = False
                 elif plain:
-                    tag = _resolve_plain(ev.value)
+                    v = ev.value
+                    # a small decimal integer, the commonest plain scalar: no resolver needed
+                    tag = INT if v.isdigit() and v.isascii() and len(v) < 19 and (v[0] != "0" or len(v) == 1) \
+                        else _resolve_plain(v)
                     if tag == STR:
                         value = ev.value
                         if value[:1] in _NUMERIC_START:
@@ -225,7 +232,7 @@ def load_yaml(text: str, path: str) -> Document:
                     else:
                         flag = _TYPED
                         try:
-                            value = _construct(tag, ev.value)
+                            value = int(v) if tag == INT and v.isdigit() else _construct(tag, v)
                         except OverflowError:
                             # a base-60 float of hundreds of groups
                             problem("PL001", f"'{_shown(ev.value)}' is too large to be a number", ev,

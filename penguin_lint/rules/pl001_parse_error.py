@@ -4,9 +4,13 @@ from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
 
 class ParseError(ProblemRule):
     """A data file must parse before anything else can be checked. The finding
-    carries the parser's own line and column. Nesting deeper than any data file
-    needs, more than one YAML document, and YAML tags that would construct
-    objects (``!!python/...``) are refused here too: data is loaded safely.
+    points inside the file, at the line and column an editor shows (lines end at
+    LF only); a flow mapping, sequence or quoted string left open names the line
+    where it opened, and a tab in indentation gets a hint. Nesting deeper than
+    any data file needs, more than 1,000,000 values or 250,000 mappings and
+    sequences in one file, numbers too large to read, more than one YAML
+    document, and YAML tags that would construct objects (``!!python/...``)
+    are refused here too: data is loaded safely.
     """
 
     code = "PL001"
