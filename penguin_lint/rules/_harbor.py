@@ -293,7 +293,10 @@ def _reference_problems(key: str, schema: dict, spec) -> List[SchemaProblem]:
     paths: Dict[int, Path_] = {}
 
     def index(node, path):
-        paths[id(node)] = path
+        # only the nodes a finding can name: a path per node would cost the
+        # schema's size times its depth
+        if isinstance(node, dict) and ("$ref" in node or "$dynamicRef" in node):
+            paths[id(node)] = path
         if isinstance(node, dict):
             for k, v in node.items():
                 if isinstance(v, (dict, list)):

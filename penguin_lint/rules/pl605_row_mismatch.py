@@ -33,6 +33,9 @@ class RowMismatch(Rule):
     (``.yml``, ``.json``) in the rows file's folder; without one, rows are only
     checked against the rows format. A missing ``metadata`` or ``metrics`` is
     checked as ``{}`` (Harbor's default), so required properties still apply.
+    Checking the rows of one file may apply 100,000 schema keywords plus 4
+    for each value they hold; a schema that takes more (recursion that
+    multiplies with a row's depth) stops with a finding on the row it reached.
     """
 
     code = "PL605"
