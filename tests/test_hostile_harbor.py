@@ -28,6 +28,12 @@ RSS_LIMIT_MB = 400    # peak resident memory of the child
 AS_LIMIT = 3 << 30    # address space ceiling: today's 2.5 GB blow-ups fail, not swap
 
 
+# The child is measured with wait4 and limited with setrlimit (POSIX).
+pytestmark = pytest.mark.skipif(not hasattr(os, "wait4"), reason="measures the child with POSIX wait4")
+# ru_maxrss is in KiB on Linux, in bytes on macOS
+RSS_UNIT = 1 if sys.platform == "darwin" else 1024
+
+
 class Measured:
     def __init__(self, code, out, err, cpu, wall, rss_mb, killed):
         self.code, self.output, self.stderr = code, out, err
@@ -45,7 +51,10 @@ def measured(root: Path, *args: str) -> Measured:
     """``penguin-lint --root ROOT --format json ARGS`` in a child process,
     with its CPU time and peak RSS (from wait4, for that child alone)."""
     def limit():  # pragma: no cover - runs in the child
-        resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT, AS_LIMIT))
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT, AS_LIMIT))
+        except (ValueError, OSError):  # macOS does not lower RLIMIT_AS
+            pass
 
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
     argv = [sys.executable, "-m", "penguin_lint", "--root", str(root), "--format", "json", *(args or ("--all",))]
@@ -63,7 +72,7 @@ def measured(root: Path, *args: str) -> Measured:
         proc.returncode = os.waitstatus_to_exitcode(status)
         wall = time.perf_counter() - start
     result = Measured(proc.returncode, out_path.read_text(), err_path.read_text(),
-                      usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024, bool(killed))
+                      usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss * RSS_UNIT / 2 ** 20, bool(killed))
     assert not result.killed, f"killed after {TIMEOUT} s"
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr[-2000:]
     assert result.code in (0, 1), (result.code, result.stderr[-2000:])
