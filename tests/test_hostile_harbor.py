@@ -373,3 +373,30 @@ def test_required_list_counts_toward_the_cost(tmp_path):
     root = write(tmp_path, definition(metadata_schema=schema), rows({"accuracy": 1}))
     [f] = measured(root).of("PL604")
     assert "more than 50,000 schema keywords" in f["message"]
+
+
+# -- the pattern translation itself, in-process ---------------------------------------------------
+
+def test_translation_to_re2_keeps_ecma_meaning():
+    from penguin_lint.validation import patterns
+
+    assert patterns.search("^[\\b]$", "\b") and not patterns.search("^[\\b]$", "b")
+    assert patterns.search("^\\cJ$", "\n") and patterns.search("^a\\0$", "a\x00")
+    assert patterns.search("^[^]$", "\n") and not patterns.search("[]", "anything")
+    assert patterns.search("^\\u{1F600}$", "\U0001F600") and patterns.search("^x\\Z", "x")
+    assert patterns.search("^\\S+$", "a\u00e9") and not patterns.search("\\S", "\u3000\v")
+    assert patterns.search("(?<year>\\d{4})", "2026")
+    assert patterns.search("[\\s]", "\u2029") and not patterns.search("^[^\\s]$", "\u00a0")
+    assert not patterns.search("\\w", "\u00e9")  # ASCII, as in ECMA-262
+    assert patterns.search("\\.", ".") and not patterns.search("^\\.$", "x")
+
+
+def test_patterns_that_are_too_long_or_too_large_are_refused():
+    from penguin_lint.validation import patterns
+
+    assert "10,001 characters long" in str(patterns.check("a" * 10_001))
+    assert "memory bound" in str(patterns.check("(\\p{L}|\\d){300}"))
+    assert "lone backslash" in str(patterns.check("abc\\"))
+    assert "\\u needs four hex digits" in str(patterns.check("\\u12"))
+    assert patterns.check("a" * 10_000) is None
+    assert not patterns.search("(", "(")  # a refused pattern matches nothing (PL604 reports it)
