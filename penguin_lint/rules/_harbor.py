@@ -77,7 +77,7 @@ def schema_properties(schema) -> Optional[Tuple[Dict[str, Any], List[str]]]:
     if "$ref" in schema or "$dynamicRef" in schema or "$recursiveRef" in schema:
         return None
     props: Dict[str, Any] = {}
-    patterns: List[str] = []
+    names: List[str] = []
     branches = [schema]
     for key in ("allOf", "anyOf", "oneOf"):
         if isinstance(schema.get(key), list):
@@ -89,8 +89,8 @@ def schema_properties(schema) -> Optional[Tuple[Dict[str, Any], List[str]]]:
             for name, sub in b["properties"].items():
                 props.setdefault(name, sub)
         if isinstance(b.get("patternProperties"), dict):
-            patterns += [p for p in b["patternProperties"] if isinstance(p, str)]
-    return props, patterns
+            names += [p for p in b["patternProperties"] if isinstance(p, str)]
+    return props, names
 
 
 def matches_pattern(name: str, pattern_list: List[str]) -> bool:
