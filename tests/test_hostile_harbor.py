@@ -400,3 +400,16 @@ def test_patterns_that_are_too_long_or_too_large_are_refused():
     assert "\\u needs four hex digits" in str(patterns.check("\\u12"))
     assert patterns.check("a" * 10_000) is None
     assert not patterns.search("(", "(")  # a refused pattern matches nothing (PL604 reports it)
+
+
+def test_errors_that_quote_a_large_value_spend_the_budget(tmp_path):
+    # 2,000 failing keywords on a 50,000-item array: jsonschema quotes the
+    # array in each message (2,000 x 300 KB); the budget stops it early
+    schema = {"type": "object", "properties": {"accuracy": {"type": "number"},
+                                               "big": {"allOf": [{"minItems": 10 ** 6 + i} for i in range(2000)]}}}
+    root = write(tmp_path, definition(metrics_schema=schema), raw_rows=json.dumps(
+        rows({"accuracy": 1, "big": list(range(50_000))})))
+    run = measured(root)
+    found = run.of("PL605")
+    assert [f["message"][:29] for f in found] == ["row 1: checking stopped: the "]
+    assert run.rss_mb < 200

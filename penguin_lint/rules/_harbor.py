@@ -29,7 +29,7 @@ from penguin_lint.validation.untrusted import BudgetExceeded, StepBudget, valida
 # with a finding.
 PROBE_STEPS = 20_000
 ROWS_STEPS = 100_000
-STEPS_PER_VALUE = 4
+STEPS_PER_VALUE = 2
 
 DEFINITION_KIND = "harbor_leaderboard"
 ROWS_KIND = "harbor_rows"

@@ -215,8 +215,18 @@ OVERRIDES = {
 def _counted(fn, budget: StepBudget):
     def keyword(validator, value, instance, schema):
         budget.spend()
-        return fn(validator, value, instance, schema)
+        errors = fn(validator, value, instance, schema)
+        return None if errors is None else _charged(errors, budget)
     return keyword
+
+
+def _charged(errors, budget: StepBudget):
+    # jsonschema words its errors with the whole value ("{instance!r} is not
+    # valid under any of the given schemas"): the message's length is the
+    # work it took, spent by the budget.
+    for err in errors:
+        budget.spend(len(err.message) >> 8)
+        yield err
 
 
 def validator_class(base, budget: StepBudget):
