@@ -43,50 +43,69 @@ REFS = ["#", "#/$defs/d0", "#/$defs/missing", "#/properties", "https://example.c
 KEYS = ["accuracy", "agent", "tag", "a" * 40 + "!", "x_1", "\ud800", "metadata.x", "", "%0A::error::x"]
 
 
-def _schema(rng: random.Random, names: List[str], depth: int = 0) -> Any:
+def _valid_only(rng: random.Random, pieces: list, valid) -> Any:
+    """A random piece; in a valid schema, one its meta-schema and RE2 accept
+    (so that rows get checked against it)."""
+    if not valid:
+        return rng.choice(pieces)
+    return rng.choice([p for p in pieces if valid(p)] or pieces)
+
+
+def _ok_pattern(p) -> bool:
+    from penguin_lint.validation import patterns
+
+    return patterns.check(p) is None
+
+
+def _schema(rng: random.Random, names: List[str], depth: int = 0, valid: bool = False) -> Any:
     """A random sub-schema from the hostile pieces."""
+    pat = lambda: _valid_only(rng, PATTERNS, valid and _ok_pattern)  # noqa: E731
     if depth > 4 or rng.random() < 0.15:
         return rng.choice([True, False, {}, {"type": "string"}, {"$ref": "#/$defs/" + rng.choice(names)}])
     s: Dict[str, Any] = {}
     for _ in range(rng.randint(1, 4)):
         r = rng.random()
         if r < 0.14:
-            s["pattern"] = rng.choice(PATTERNS)
+            s["pattern"] = pat()
         elif r < 0.22:
-            s["patternProperties"] = {rng.choice(PATTERNS): _schema(rng, names, depth + 1)}
+            s["patternProperties"] = {pat(): _schema(rng, names, depth + 1, valid)}
         elif r < 0.28:
-            s["propertyNames"] = {"pattern": rng.choice(PATTERNS)}
+            s["propertyNames"] = {"pattern": pat()}
         elif r < 0.38:
             s[rng.choice(["anyOf", "allOf", "oneOf"])] = [
-                {"$ref": "#/$defs/" + rng.choice(names)} if rng.random() < 0.6 else _schema(rng, names, depth + 1)
+                {"$ref": "#/$defs/" + rng.choice(names)} if rng.random() < 0.6 else _schema(rng, names, depth + 1, valid)
                 for _ in range(rng.randint(1, 3))]
         elif r < 0.45:
-            s["$ref"] = rng.choice(REFS) if rng.random() < 0.3 else "#/$defs/" + rng.choice(names)
+            s["$ref"] = rng.choice(REFS) if rng.random() < 0.3 and not valid else "#/$defs/" + rng.choice(names)
         elif r < 0.5:
-            s["unevaluatedProperties"] = rng.choice([False, True, _schema(rng, names, depth + 1)])
+            s["unevaluatedProperties"] = rng.choice([False, True, _schema(rng, names, depth + 1, valid)])
         elif r < 0.56:
-            s["uniqueItems"] = rng.choice([True, False, 1, "yes"])
+            s["uniqueItems"] = _valid_only(rng, [True, False, 1, "yes"], valid and (lambda v: isinstance(v, bool)))
         elif r < 0.62:
-            s["multipleOf"] = rng.choice(NUMBERS)
+            s["multipleOf"] = _valid_only(rng, NUMBERS, valid and (lambda v: v > 0))
         elif r < 0.68:
-            s[rng.choice(["minLength", "maxLength", "minItems", "maxItems", "minProperties",
-                          "minimum", "maximum", "exclusiveMinimum"])] = rng.choice(NUMBERS)
+            key = rng.choice(["minLength", "maxLength", "minItems", "maxItems", "minProperties",
+                              "minimum", "maximum", "exclusiveMinimum"])
+            s[key] = _valid_only(rng, NUMBERS, valid and key[0] == "m" and key[3] in "LIP"
+                                 and (lambda v: isinstance(v, int) and v >= 0))
         elif r < 0.74:
-            s["format"] = rng.choice(FORMATS)
+            s["format"] = _valid_only(rng, FORMATS, valid and (lambda v: isinstance(v, str)))
         elif r < 0.8:
-            s["properties"] = {rng.choice(KEYS): _schema(rng, names, depth + 1) for _ in range(rng.randint(1, 3))}
+            s["properties"] = {rng.choice(KEYS): _schema(rng, names, depth + 1, valid)
+                               for _ in range(rng.randint(1, 3))}
         elif r < 0.84:
-            s["items"] = _schema(rng, names, depth + 1)
+            s["items"] = _schema(rng, names, depth + 1, valid)
         elif r < 0.88:
-            s["if"], s["then"] = _schema(rng, names, depth + 1), _schema(rng, names, depth + 1)
+            s["if"], s["then"] = _schema(rng, names, depth + 1, valid), _schema(rng, names, depth + 1, valid)
         elif r < 0.91:
-            s["not"] = _schema(rng, names, depth + 1)
+            s["not"] = _schema(rng, names, depth + 1, valid)
         elif r < 0.94:
             s["$dynamicRef"] = rng.choice(["#meta", "#", "#/$defs/" + rng.choice(names)])
         elif r < 0.97:
             s["$id"] = rng.choice(["https://example.com/x", "urn:a", "x", "#frag", "file:///etc/"])
         else:
-            s["type"] = rng.choice(["object", "string", "number", "float", ["null", "integer"], 1])
+            s["type"] = _valid_only(rng, ["object", "string", "number", "float", ["null", "integer"], 1],
+                                    valid and (lambda v: v not in ("float", 1)))
     return s
 
 
@@ -94,6 +113,7 @@ def row_schema(rng: random.Random) -> Dict[str, Any]:
     """A row schema: a graph of $defs (chains, fans, loops) under a root."""
     n = rng.randint(1, 30)
     names = [f"d{i}" for i in range(n)]
+    valid = rng.random() < 0.7
     shape = rng.random()
     defs: Dict[str, Any] = {}
     for i, name in enumerate(names):
@@ -106,16 +126,16 @@ def row_schema(rng: random.Random) -> Dict[str, Any]:
         elif shape < 0.45:  # nested unevaluatedProperties
             defs[name] = {"allOf": [{"$ref": nxt}], "unevaluatedProperties": False}
         else:
-            defs[name] = _schema(rng, names)
+            defs[name] = _schema(rng, names, valid=valid)
     if rng.random() < 0.5:
         defs[names[-1]] = {"type": "object"}  # the chain usually ends
-    root = _schema(rng, names)
+    root = _schema(rng, names, valid=valid)
     if not isinstance(root, dict):
         root = {"allOf": [root]}
     root["$defs"] = defs
     if rng.random() < 0.3:
         root["$ref"] = "#/$defs/d0"
-    if rng.random() < 0.1:
+    if rng.random() < 0.1 and not valid:
         root["$schema"] = rng.choice(["http://json-schema.org/draft-07/schema#",
                                       "https://json-schema.org/draft/2019-09/schema", "https://evil/x"])
     return root

@@ -28,6 +28,12 @@ RSS_LIMIT_MB = 400    # peak resident memory of the child
 AS_LIMIT = 3 << 30    # address space ceiling: today's 2.5 GB blow-ups fail, not swap
 
 
+# The child is measured with wait4 and limited with setrlimit (POSIX).
+pytestmark = pytest.mark.skipif(not hasattr(os, "wait4"), reason="measures the child with POSIX wait4")
+# ru_maxrss is in KiB on Linux, in bytes on macOS
+RSS_UNIT = 1 if sys.platform == "darwin" else 1024
+
+
 class Measured:
     def __init__(self, code, out, err, cpu, wall, rss_mb, killed):
         self.code, self.output, self.stderr = code, out, err
@@ -45,7 +51,10 @@ def measured(root: Path, *args: str) -> Measured:
     """``penguin-lint --root ROOT --format json ARGS`` in a child process,
     with its CPU time and peak RSS (from wait4, for that child alone)."""
     def limit():  # pragma: no cover - runs in the child
-        resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT, AS_LIMIT))
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT, AS_LIMIT))
+        except (ValueError, OSError):  # macOS does not lower RLIMIT_AS
+            pass
 
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
     argv = [sys.executable, "-m", "penguin_lint", "--root", str(root), "--format", "json", *(args or ("--all",))]
@@ -63,7 +72,7 @@ def measured(root: Path, *args: str) -> Measured:
         proc.returncode = os.waitstatus_to_exitcode(status)
         wall = time.perf_counter() - start
     result = Measured(proc.returncode, out_path.read_text(), err_path.read_text(),
-                      usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024, bool(killed))
+                      usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss * RSS_UNIT / 2 ** 20, bool(killed))
     assert not result.killed, f"killed after {TIMEOUT} s"
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr[-2000:]
     assert result.code in (0, 1), (result.code, result.stderr[-2000:])
@@ -364,3 +373,43 @@ def test_required_list_counts_toward_the_cost(tmp_path):
     root = write(tmp_path, definition(metadata_schema=schema), rows({"accuracy": 1}))
     [f] = measured(root).of("PL604")
     assert "more than 50,000 schema keywords" in f["message"]
+
+
+# -- the pattern translation itself, in-process ---------------------------------------------------
+
+def test_translation_to_re2_keeps_ecma_meaning():
+    from penguin_lint.validation import patterns
+
+    assert patterns.search("^[\\b]$", "\b") and not patterns.search("^[\\b]$", "b")
+    assert patterns.search("^\\cJ$", "\n") and patterns.search("^a\\0$", "a\x00")
+    assert patterns.search("^[^]$", "\n") and not patterns.search("[]", "anything")
+    assert patterns.search("^\\u{1F600}$", "\U0001F600") and patterns.search("^x\\Z", "x")
+    assert patterns.search("^\\S+$", "a\u00e9") and not patterns.search("\\S", "\u3000\v")
+    assert patterns.search("(?<year>\\d{4})", "2026")
+    assert patterns.search("[\\s]", "\u2029") and not patterns.search("^[^\\s]$", "\u00a0")
+    assert not patterns.search("\\w", "\u00e9")  # ASCII, as in ECMA-262
+    assert patterns.search("\\.", ".") and not patterns.search("^\\.$", "x")
+
+
+def test_patterns_that_are_too_long_or_too_large_are_refused():
+    from penguin_lint.validation import patterns
+
+    assert "10,001 characters long" in str(patterns.check("a" * 10_001))
+    assert "memory bound" in str(patterns.check("(\\p{L}|\\d){300}"))
+    assert "lone backslash" in str(patterns.check("abc\\"))
+    assert "\\u needs four hex digits" in str(patterns.check("\\u12"))
+    assert patterns.check("a" * 10_000) is None
+    assert not patterns.search("(", "(")  # a refused pattern matches nothing (PL604 reports it)
+
+
+def test_errors_that_quote_a_large_value_spend_the_budget(tmp_path):
+    # 2,000 failing keywords on a 50,000-item array: jsonschema quotes the
+    # array in each message (2,000 x 300 KB); the budget stops it early
+    schema = {"type": "object", "properties": {"accuracy": {"type": "number"},
+                                               "big": {"allOf": [{"minItems": 10 ** 6 + i} for i in range(2000)]}}}
+    root = write(tmp_path, definition(metrics_schema=schema), raw_rows=json.dumps(
+        rows({"accuracy": 1, "big": list(range(50_000))})))
+    run = measured(root)
+    found = run.of("PL605")
+    assert [f["message"][:29] for f in found] == ["row 1: checking stopped: the "]
+    assert run.rss_mb < 200

@@ -29,7 +29,7 @@ from penguin_lint.validation.untrusted import BudgetExceeded, StepBudget, valida
 # with a finding.
 PROBE_STEPS = 20_000
 ROWS_STEPS = 100_000
-STEPS_PER_VALUE = 4
+STEPS_PER_VALUE = 2
 
 DEFINITION_KIND = "harbor_leaderboard"
 ROWS_KIND = "harbor_rows"
@@ -77,7 +77,7 @@ def schema_properties(schema) -> Optional[Tuple[Dict[str, Any], List[str]]]:
     if "$ref" in schema or "$dynamicRef" in schema or "$recursiveRef" in schema:
         return None
     props: Dict[str, Any] = {}
-    patterns: List[str] = []
+    names: List[str] = []
     branches = [schema]
     for key in ("allOf", "anyOf", "oneOf"):
         if isinstance(schema.get(key), list):
@@ -89,8 +89,8 @@ def schema_properties(schema) -> Optional[Tuple[Dict[str, Any], List[str]]]:
             for name, sub in b["properties"].items():
                 props.setdefault(name, sub)
         if isinstance(b.get("patternProperties"), dict):
-            patterns += [p for p in b["patternProperties"] if isinstance(p, str)]
-    return props, patterns
+            names += [p for p in b["patternProperties"] if isinstance(p, str)]
+    return props, names
 
 
 def matches_pattern(name: str, pattern_list: List[str]) -> bool:
@@ -293,7 +293,10 @@ def _reference_problems(key: str, schema: dict, spec) -> List[SchemaProblem]:
     paths: Dict[int, Path_] = {}
 
     def index(node, path):
-        paths[id(node)] = path
+        # only the nodes a finding can name: a path per node would cost the
+        # schema's size times its depth
+        if isinstance(node, dict) and ("$ref" in node or "$dynamicRef" in node):
+            paths[id(node)] = path
         if isinstance(node, dict):
             for k, v in node.items():
                 if isinstance(v, (dict, list)):

@@ -11,6 +11,15 @@ class InvalidRowSchema(Rule):
     or a ``$ref`` that does not resolve inside the schema fails every upload.
     References are never fetched from the network, so a ``$ref`` to an http(s)
     URL is reported too: define the sub-schema under ``$defs``.
+
+    The schemas come from the pull request, so what they may cost is bounded
+    before any row is checked: a pattern must compile for RE2, the
+    linear-time engine rows are matched with (back references, lookaround,
+    atomic groups, possessive repeats and repeat counts above 1000 do not),
+    and a schema whose ``$ref``s fan out (26 ``$defs`` that each ``anyOf`` two
+    references to the next apply 2**26 schemas to one value), chain more than
+    100 deep, or loop without descending into the value is refused with the
+    reason.
     """
 
     code = "PL604"

@@ -36,6 +36,11 @@ _HEX = "0123456789abcdefABCDEF"
 # Patterns longer than this are refused outright: no legitimate property
 # pattern comes near it, and RE2's own memory bound does the rest.
 MAX_PATTERN_LENGTH = 10_000
+# RE2's memory bound for one compiled pattern (its program and its DFA
+# cache, which falls back to a slower linear-time match when full), and how
+# many compiled patterns are kept: together, at most some 256 MB.
+MAX_MEM = 2 << 20
+MAX_CACHED = 128
 
 
 class PatternError(Exception):
@@ -152,7 +157,7 @@ def translate(pattern: str) -> str:
 
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=MAX_CACHED)
 def _compile(pattern: str):
     import re2
 
@@ -164,6 +169,7 @@ def _compile(pattern: str):
         return e
     options = re2.Options()
     options.log_errors = False  # RE2 would print the pattern, raw, on stderr
+    options.max_mem = MAX_MEM
     try:
         return re2.compile(translated, options)
     except re2.error as e:

@@ -97,7 +97,16 @@ def dotted(path) -> str:
 
 
 def show(value, limit: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str) if not isinstance(value, str) else repr(value)
+    """A value as a finding quotes it, cut at ``limit`` characters; only that
+    much of it is rendered (a row value may be megabytes)."""
+    if isinstance(value, str):
+        text = repr(value[: limit + 1])
+    else:
+        text = ""
+        for chunk in json.JSONEncoder(ensure_ascii=False, default=str).iterencode(value):
+            text += chunk
+            if len(text) > limit:
+                break
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
