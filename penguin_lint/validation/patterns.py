@@ -26,7 +26,7 @@ read as U+FFFD.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, Optional, Union
+from typing import Iterable, Optional
 
 # ECMA-262 WhiteSpace and LineTerminator, as the members of a class.
 _ECMA_SPACE = (r"\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}"

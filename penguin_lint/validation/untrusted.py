@@ -12,7 +12,7 @@ be turned against the run replaced:
   not overflow a float, and ``0.07`` is a multiple of ``0.01`` (the decimals
   as written, not their binary approximations);
 
-and every keyword it applies spends one step of a budget, so that no schema
+and every keyword it applies spends steps of a budget, so that no schema
 and value can take longer than the budget allows.
 """
 from __future__ import annotations
