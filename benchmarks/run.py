@@ -8,7 +8,8 @@ see benchmarks/README.md for the targets):
   2-3. cold --all vs the CSafeLoader floor and the libyaml-events floor (large);
   4-5. warm --all with nothing changed and with one file changed vs cold (large);
   6-7. a one-file diff run vs git status -uall + start-up + 10 % of cold --all (medium), and
-       its growth from medium to large;
+       its growth from medium to large, and what reading the base costs (a summary edit whose
+       leaderboard has an old finding, against one whose leaderboard is clean; large);
   8-10. peak memory of --all, of a path run over every experiment folder and of a diff run
        that adds 500 experiments (large);
   11. the slowest of 4 shards vs --all -j1 (large).
@@ -539,6 +540,37 @@ def main(argv: list[str] | None = None) -> int:
                 target.write_bytes(original)
         return job
 
+    def summary_job(root: Path):
+        # A summary edit re-checks its leaderboard: in a clone whose base has
+        # an old finding in that leaderboard, the same leaderboard is checked
+        # in the base too (the cost of reading the base).
+        target = diff_target(root).parent / "summary.yaml"
+        original = target.read_bytes()
+
+        def job() -> Run:
+            target.write_bytes(original + DIFF_EDIT.encode())
+            try:
+                return linter(root, "--diff-base", "HEAD")
+            finally:
+                target.write_bytes(original)
+        return job
+
+    def debt_clone(root: Path) -> Path:
+        """A clone of ``root`` whose last commit gives one leaderboard an
+        unresolved leaf (old debt, so that a diff run must read the base)."""
+        dest = root.parent / f"{root.name}-debt"
+        if not (dest / ".git").is_dir():
+            shutil.rmtree(dest, ignore_errors=True)
+            subprocess.run([*GIT, "clone", "-q", "--shared", str(root), str(dest)], check=True,
+                           capture_output=True, stdin=subprocess.DEVNULL)
+            lb = dest / "leaderboards" / diff_target(dest).relative_to(dest / "experiments").parts[0] \
+                / "leaderboard.yaml"
+            with open(lb, "a", encoding="utf-8") as f:
+                f.write("  - experiment_id: no-such-experiment\n    phase: test\n")
+            subprocess.run([*GIT, "commit", "-q", "-am", "old debt"], cwd=dest, check=True,
+                           capture_output=True, stdin=subprocess.DEVNULL)
+        return dest
+
     def git_floor_job(root: Path):
         target = diff_target(root)
         original = target.read_bytes()
@@ -582,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
         "CSafeLoader floor (large)": lambda: run_once([*floor, str(large)]),
         "libyaml-events floor (large)": lambda: run_once([*floor, "--events", str(large)]),
         "diff run, 1 file (large)": diff_job(large),
+        "diff run, 1 summary, clean board (large)": summary_job(large),
+        "diff run, 1 summary, board with old debt (large)": summary_job(debt_clone(large)),
         "git status -uall (large)": git_floor_job(large),
         "--version (large)": lambda: linter(large, "--version"),
         "--all -j1 (large)": lambda: linter(large, "--all", "-j1", "--no-cache"),
@@ -649,6 +683,11 @@ def main(argv: list[str] | None = None) -> int:
                     fmt_s(large_diff.median), f"medium {fmt_s(medium_diff.median)}",
                     f"{growth:.2f}x", "<= 1.2x",
                     lint_error(large_diff, medium_diff) or verdict(growth <= 1.2)))
+    clean, debt = t["diff run, 1 summary, clean board (large)"], t["diff run, 1 summary, board with old debt (large)"]
+    rows.append(Row(7, "  reading the base: summary edit, board with an old finding vs a clean one",
+                    label("large"), fmt_s(debt.median), f"clean board {fmt_s(clean.median)}",
+                    f"+{fmt_s(max(debt.median - clean.median, 0.0))}", "-",
+                    lint_error(clean, debt) or "info"))
     shard_labels = [f"--all --shard {k}/4 -j1 (large)" for k in range(1, 5)]
     slowest = max(shard_labels, key=lambda s: t[s].median)
     share = t[slowest].median / t["--all -j1 (large)"].median
