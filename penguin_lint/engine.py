@@ -125,6 +125,11 @@ class Engine:
                 raise ToolError(
                     f"internal error: {rule.code} failed on {subject.path or '.'}: "
                     f"{type(e).__name__}: {e}") from None
+            except BaseException as e:  # noqa: B036 - a Rust extension's panic (pyo3) is one
+                if type(e).__name__ != "PanicException":
+                    raise
+                raise ToolError(f"internal error: {rule.code} failed on {subject.path or '.'}: "
+                                f"{str(e).splitlines()[0] if str(e) else 'a panic'}") from None
         if self.ledger is not None:
             # Suppressed at once, before a pull-request run tells old
             # findings from new: the directives of the file checked and of

@@ -413,3 +413,32 @@ def test_errors_that_quote_a_large_value_spend_the_budget(tmp_path):
     found = run.of("PL605")
     assert [f["message"][:29] for f in found] == ["row 1: checking stopped: the "]
     assert run.rss_mb < 200
+
+
+def test_recursion_deeper_than_the_nesting_cap_is_a_finding_not_a_panic(tmp_path):
+    # $dynamicRef recursing with a 60-deep value nests keywords far deeper than
+    # the schema is written; past the cap it is a finding on the row, before
+    # Python's own recursion limit could be hit inside rpds (a Rust panic)
+    schema = {"$dynamicAnchor": "node", "type": "object",
+              "properties": {"c": {"allOf": [{"$dynamicRef": "#node"}]}}}
+    value = {}
+    for _ in range(60):
+        value = {"c": value}
+    root = write(tmp_path, definition(metadata_schema=schema), rows({"accuracy": 1}))
+    (root / ROWS).write_text(json.dumps(rows({"accuracy": 1}, metadata=value)), encoding="utf-8")
+    run = measured(root)
+    [f] = run.of("PL605")
+    assert f["line"] == 1 and "refers to itself without end" in f["message"]
+    assert "panicked" not in run.stderr
+
+
+def test_the_cap_leaves_recursion_that_real_rows_use(tmp_path):
+    schema = {"$dynamicAnchor": "node", "type": "object",
+              "properties": {"c": {"allOf": [{"$dynamicRef": "#node"}]}, "n": {"type": "integer"}}}
+    value = {"n": "x"}
+    for _ in range(10):
+        value = {"c": value}
+    root = write(tmp_path, definition(metadata_schema=schema), rows({"accuracy": 1}))
+    (root / ROWS).write_text(json.dumps(rows({"accuracy": 1}, metadata=value)), encoding="utf-8")
+    [f] = measured(root).of("PL605")
+    assert "must be an integer" in f["message"] or "is not of type 'integer'" in f["message"], f["message"]

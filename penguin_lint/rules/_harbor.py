@@ -21,7 +21,7 @@ from penguin_lint.validation import patterns, schema_cost
 from penguin_lint.validation.formats import make_format_checker
 from penguin_lint.validation.schema import dotted, show
 from penguin_lint.validation.schema_cost import subschemas
-from penguin_lint.validation.untrusted import BudgetExceeded, StepBudget, validator_class
+from penguin_lint.validation.untrusted import BudgetExceeded, StepBudget, too_deep, validator_class
 
 # Keyword steps (jsonschema applies some 100,000 a second): for PL604's
 # probes of a schema, and for all the rows of one rows file (PL605), which
@@ -241,7 +241,9 @@ def _compile(key: str, schema) -> Section:
                 (), f"'{key}' is refused: checking empty values against it takes more than "
                     f"{PROBE_STEPS:,} steps"))
             return out
-        except RecursionError:
+        except BaseException as e:  # noqa: B036 - a recursion panic from rpds is a BaseException
+            if not too_deep(e):
+                raise
             out.problems.append(SchemaProblem(
                 (), f"'{key}' refers to itself without end",
                 "a $ref back to an enclosing schema must sit below a keyword that descends "

@@ -6,6 +6,7 @@ from penguin_lint.rules._harbor import (
 )
 from penguin_lint.rules.base import Rule
 from penguin_lint.validation.schema import _convert
+from penguin_lint.validation.untrusted import too_deep
 
 
 class _RowView:
@@ -85,8 +86,10 @@ class RowMismatch(Rule):
                              "or recursive $refs that multiply with a row's depth); later rows are not checked")
                     left = 0
                     break
-                except (RecursionError, _unresolvable()) as e:
-                    reason = "it refers to itself without end" if isinstance(e, RecursionError) else str(e)
+                except BaseException as e:  # noqa: B036 - a recursion panic from rpds is a BaseException
+                    if not (too_deep(e) or isinstance(e, _unresolvable())):
+                        raise
+                    reason = "it refers to itself without end" if too_deep(e) else str(e)
                     yield self.finding(subject, f"row {i + 1}: cannot be checked against {key} of {def_path}: {reason}",
                                        pos=doc.value_pos(("rows", i, section)))
                     continue

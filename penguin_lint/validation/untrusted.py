@@ -24,8 +24,24 @@ from penguin_lint.validation import patterns
 from penguin_lint.validation.canonical import canonical, first_repeat
 
 
+def too_deep(e: BaseException) -> bool:
+    """A RecursionError, or the panic that a Rust extension under jsonschema
+    (rpds, behind referencing) makes of one: a pyo3 PanicException, which
+    derives from BaseException and has no importable type."""
+    return isinstance(e, RecursionError) or (
+        type(e).__name__ == "PanicException" and "RecursionError" in str(e))
+
+
 class BudgetExceeded(Exception):
     """The steps a check was allowed are spent."""
+
+
+# Keywords applied inside one another at once. A $ref that recurses with the
+# value can nest far deeper than the schema is written; stopping here, in
+# Python, keeps the interpreter's own recursion limit out of reach, which
+# would otherwise be hit inside rpds (under referencing) and turn into a Rust
+# panic instead of a RecursionError.
+MAX_NESTING = 120
 
 
 class StepBudget:
@@ -34,9 +50,11 @@ class StepBudget:
     def __init__(self, limit: int):
         self.limit = limit
         self.left = limit
+        self.depth = 0
 
     def start(self, limit: int = 0) -> None:
         self.left = limit or self.limit
+        self.depth = 0
 
     def spend(self, steps: int = 1) -> None:
         self.left -= steps
@@ -224,9 +242,15 @@ def _charged(errors, budget: StepBudget):
     # jsonschema words its errors with the whole value ("{instance!r} is not
     # valid under any of the given schemas"): the message's length is the
     # work it took, spent by the budget.
-    for err in errors:
-        budget.spend(len(err.message) >> 8)
-        yield err
+    budget.depth += 1
+    try:
+        if budget.depth > MAX_NESTING:
+            raise RecursionError(f"schemas applied more than {MAX_NESTING} deep")
+        for err in errors:
+            budget.spend(len(err.message) >> 8)
+            yield err
+    finally:
+        budget.depth -= 1
 
 
 def validator_class(base, budget: StepBudget):
