@@ -527,8 +527,7 @@ def main(argv: list[str] | None = None) -> int:
         linter(root, "--all", "--cache-dir", str(folder))  # fill the cache (not timed)
         return job
 
-    def diff_job(root: Path):
-        target = diff_target(root)
+    def edit_job(root: Path, target: Path):
         original = target.read_bytes()
 
         def job() -> Run:
@@ -540,20 +539,14 @@ def main(argv: list[str] | None = None) -> int:
                 target.write_bytes(original)
         return job
 
+    def diff_job(root: Path):
+        return edit_job(root, diff_target(root))
+
     def summary_job(root: Path):
         # A summary edit re-checks its leaderboard: in a clone whose base has
         # an old finding in that leaderboard, the same leaderboard is checked
         # in the base too (the cost of reading the base).
-        target = diff_target(root).parent / "summary.yaml"
-        original = target.read_bytes()
-
-        def job() -> Run:
-            target.write_bytes(original + DIFF_EDIT.encode())
-            try:
-                return linter(root, "--diff-base", "HEAD")
-            finally:
-                target.write_bytes(original)
-        return job
+        return edit_job(root, diff_target(root).parent / "summary.yaml")
 
     def debt_clone(root: Path) -> Path:
         """A clone of ``root`` whose last commit gives one leaderboard an
