@@ -22,17 +22,13 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from penguin_lint.findings import Position
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from penguin_lint.toml_parser import tomllib
 
 CONFIG_FILE = ".penguin-lint.toml"
 DEFAULT_SIZE_LIMIT = 5 * 1024 * 1024

@@ -1,4 +1,5 @@
-"""TOML through tomllib, with a line scanner for positions.
+"""TOML through tomllib (or its compiled twin, toml_parser.py), with a
+line scanner for positions.
 
 tomllib gives no positions. The scanner below reads keys and table headers
 line by line; it runs only when a finding needs a position or when tomllib
@@ -10,13 +11,9 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
-import sys
 from typing import Dict, List, Optional, Tuple
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from penguin_lint.toml_parser import tomllib
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import MAX_CONTAINERS, MAX_DEPTH, MAX_VALUES, Document
@@ -82,7 +79,8 @@ def load_toml(text: str, path: str) -> Document:
         doc.problems.append(Problem("PL001", "number too large to read", Position(line, col)))
         return doc
     except RecursionError:
-        doc.problems.append(Problem("PL001", "TOML nesting is too deep to be data", Position(1, 1)))
+        # the interpreted parser gives up where the compiled one goes on to _plain's limit
+        doc.problems.append(Problem("PL001", f"nesting deeper than {MAX_DEPTH} levels", Position(1, 1)))
         return doc
     try:
         doc.data = _plain(data, (), doc)
@@ -110,20 +108,30 @@ class _OutOfRange(Exception):
 
 def _plain(value, path, doc):
     """Dates and times become their ISO text, so that the rules judge text."""
-    if isinstance(value, dict):
+    t = type(value)
+    if t is dict:
         if len(path) >= MAX_DEPTH:
             raise _TooDeep
-        return {k: _plain(v, path + (k,), doc) for k, v in value.items()}
-    if isinstance(value, list):
+        out = {}
+        for k, v in value.items():
+            tv = type(v)
+            # most values are short strings and numbers: no call, no path tuple
+            out[k] = v if tv is str or tv is bool or (tv is int and _INT_MIN <= v <= _INT_MAX) \
+                else _plain(v, path + (k,), doc)
+        return out
+    if t is list:
         if len(path) >= MAX_DEPTH:
             raise _TooDeep
         return [_plain(v, path + (i,), doc) for i, v in enumerate(value)]
-    if isinstance(value, float) and not math.isfinite(value):
-        doc.nonfinite.append(path)
+    if t is float:
+        if not math.isfinite(value):
+            doc.nonfinite.append(path)
         return value
-    if type(value) is int and not _INT_MIN <= value <= _INT_MAX:
-        # An int of thousands of digits cannot even be printed in a message.
-        raise _OutOfRange(path)
+    if t is int:
+        if not _INT_MIN <= value <= _INT_MAX:
+            # An int of thousands of digits cannot even be printed in a message.
+            raise _OutOfRange(path)
+        return value
     if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
         text = value.isoformat()
         doc.implicit[path] = ("timestamp", text)
