@@ -109,20 +109,22 @@ class Repository:
         try:
             with os.scandir(os.path.join(self._root_str, rel) if rel else self._root_str) as it:
                 for de in it:
+                    name = de.name
+                    # not following links, a link is neither a folder nor a
+                    # file: the commonest kinds are asked first
                     try:
-                        link = de.is_symlink()
-                        is_dir = not link and de.is_dir(follow_symlinks=False)
-                        is_file = not link and de.is_file(follow_symlinks=False)
-                        executable = False
-                        size = -1
-                        if is_file and want_mode:
-                            st = de.stat(follow_symlinks=False)
-                            executable = bool(st.st_mode & 0o111)
-                            size = st.st_size
+                        if de.is_dir(follow_symlinks=False):
+                            out[name] = Entry(name, True, False, False, False, -1)
+                        elif de.is_file(follow_symlinks=False):
+                            if want_mode:
+                                st = de.stat(follow_symlinks=False)
+                                out[name] = Entry(name, False, True, False, bool(st.st_mode & 0o111), st.st_size)
+                            else:
+                                out[name] = Entry(name, False, True, False, False, -1)
+                        else:
+                            out[name] = Entry(name, False, False, de.is_symlink(), False, -1)
                     except OSError:
-                        link = is_dir = is_file = executable = False
-                        size = -1
-                    out[de.name] = Entry(de.name, is_dir, is_file, link, executable, size)
+                        out[name] = Entry(name, False, False, False, False, -1)
         except OSError:
             return None
         return out

@@ -9,9 +9,12 @@ from typing import Dict, List
 from penguin_lint.rules.base import Rule
 
 _REGISTRY: Dict[str, Rule] = {}
+_ORDERED: List[Rule] = []
 
 
 def all_rules() -> List[Rule]:
+    if _ORDERED:
+        return list(_ORDERED)  # a copy: callers may filter it in place
     if not _REGISTRY:
         for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
             if not mod.name.startswith("pl"):
@@ -20,7 +23,8 @@ def all_rules() -> List[Rule]:
             for obj in vars(module).values():
                 if isinstance(obj, type) and issubclass(obj, Rule) and obj.code and obj.__module__ == module.__name__:
                     _REGISTRY[obj.code] = obj()
-    return [_REGISTRY[c] for c in sorted(_REGISTRY)]
+    _ORDERED[:] = [_REGISTRY[c] for c in sorted(_REGISTRY)]
+    return list(_ORDERED)
 
 
 def get_rule(code: str) -> Rule:

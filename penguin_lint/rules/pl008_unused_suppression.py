@@ -38,7 +38,7 @@ class UnusedSuppression(Rule):
         # well-formed one suppressed anything is known only at the end of the
         # run, when the engine applies suppressions (suppressions.apply).
         doc = ctx.doc(subject)
-        if doc is None:
+        if doc is None or not doc.directives:
             return
         from penguin_lint.rules import all_rules
 
