@@ -292,6 +292,8 @@ class UnitCache:
         for rel in list(names):  # a listing is reached through its parents
             while rel:
                 rel = rel.rpartition("/")[0]
+                if rel in names:
+                    break  # its own parents are added when it is (or was) walked up from
                 names.add(rel)
         listings = {}
         memo = self._inputs_memo

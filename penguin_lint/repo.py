@@ -163,8 +163,10 @@ class Repository:
     # -- loading ---------------------------------------------------------------
     def load(self, rel: str) -> Optional[Document]:
         """The parsed file at ``rel``, or None when there is no regular file there."""
-        if self.reads is not None:
-            self.reads.note_file(rel, self)
+        reads = self.reads
+        if reads is not None and rel not in reads.files:
+            # rules load the same file many times: only the first is noted
+            reads.note_file(rel, self)
         if rel in self._docs:
             return self._docs[rel]
         doc = None
