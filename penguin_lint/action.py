@@ -206,11 +206,16 @@ def _default_base(root: Path) -> Optional[str]:
 
     try:
         g = GitRepo(root)
+    except GitError:
+        return None
+    try:
         for name in DEFAULT_BRANCHES:
             if g.rev(name + "^{commit}"):
                 return name
     except GitError:
         pass
+    finally:
+        g.close()
     return None
 
 

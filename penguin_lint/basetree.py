@@ -51,27 +51,38 @@ class GitObjects:
                 raise GitError(f"cannot run git: {e.strerror}") from None
         return self._proc
 
+    def resolve(self, spec: str) -> Optional[str]:
+        """The object id revision ``spec`` names, or None."""
+        return self._ask(spec)[0]
+
     def read(self, oid: str) -> Tuple[Optional[str], bytes]:
-        """(type, content) of object ``oid``; (None, b"") when it is missing."""
+        """(type, content) of object ``oid`` (an id, or any revision such as
+        ``HEAD^{commit}``: cat-file resolves names as rev-parse does); (None,
+        b"") when it is missing."""
+        _, kind, data = self._ask(oid)
+        return kind, data
+
+    def _ask(self, name: str) -> Tuple[Optional[str], Optional[str], bytes]:
+        """(object id, type, content) of ``name``; (None, None, b"") when missing."""
         from penguin_lint.gitscope import GitError
 
         proc = self._start()
         try:
-            proc.stdin.write(oid.encode("ascii") + b"\n")
+            proc.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
             proc.stdin.flush()
             header = proc.stdout.readline().split()
         except (OSError, ValueError):
             raise GitError("git cat-file ended unexpectedly") from None
-        if len(header) != 3:
+        if len(header) != 3 or header[-1] in (b"missing", b"ambiguous"):
             if header[-1:] == [b"missing"] or header[-1:] == [b"ambiguous"]:
-                return None, b""
+                return None, None, b""
             raise GitError("git cat-file ended unexpectedly")
-        kind, size = header[1].decode("ascii", "replace"), int(header[2])
+        oid, kind, size = header[0].decode("ascii", "replace"), header[1].decode("ascii", "replace"), int(header[2])
         data = proc.stdout.read(size)
         proc.stdout.read(1)  # the newline after the content
         if len(data) != size:
             raise GitError("git cat-file ended unexpectedly")
-        return kind, data
+        return oid, kind, data
 
     def close(self) -> None:
         if self._proc is not None:
@@ -100,9 +111,13 @@ class GitTree:
     """The files of one commit below a folder of its work tree, listed and
     read lazily through :class:`GitObjects`."""
 
-    def __init__(self, top: str, commit: Optional[str], prefix: str = ""):
+    def __init__(self, top: str, commit: Optional[str], prefix: str = "",
+                 objects: Optional[GitObjects] = None, owns: Optional[bool] = None):
         self.commit = commit  # None: a repository without commits has an empty base
-        self.objects = GitObjects(top)
+        # a process shared with the caller (GitRepo.objects) is the caller's
+        # to close, unless handed over (GitRepo.take_objects)
+        self._owns = objects is None if owns is None else owns
+        self.objects = objects if objects is not None else GitObjects(top)
         self._hash_len = len(commit) // 2 if commit else 20
         self._oids: Dict[str, Optional[str]] = {}  # root-relative path -> object id
         self._root = prefix.strip("/")
@@ -145,7 +160,8 @@ class GitTree:
         return data if kind == "blob" else None
 
     def close(self) -> None:
-        self.objects.close()
+        if self._owns:
+            self.objects.close()
 
 
 class BaseRepository(Repository):

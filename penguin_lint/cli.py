@@ -327,15 +327,14 @@ def _open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool)
             raise ConfigError(f"the base's {e}") from None
 
     def base_branch_at(commit: str) -> Optional[str]:
-        tree = GitTree(g.top, commit, g.prefix)
-        try:
-            return config_of(tree).base_branch
-        finally:
-            tree.close()
+        return config_of(GitTree(g.top, commit, g.prefix, objects=g.objects)).base_branch
 
-    # The default branch's own configuration may name another base branch.
-    label, mb = g.diff_base(diff_base, default_base=base_branch_at)
-    base_tree = GitTree(g.top, mb, g.prefix)
+    try:
+        # The default branch's own configuration may name another base branch.
+        label, mb = g.diff_base(diff_base, default_base=base_branch_at)
+        base_tree = GitTree(g.top, mb, g.prefix, objects=g.take_objects(), owns=True)
+    finally:
+        g.close()
     try:
         config = load_config(root, FILE_KINDS) if config_from_worktree else config_of(base_tree)
         scope = Repository(root, config).walk_roots() + [CONFIG_FILE]
@@ -343,6 +342,8 @@ def _open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool)
     except BaseException:
         base_tree.close()
         raise
+    finally:
+        g.close()
     return change, base_tree, config
 
 
@@ -369,9 +370,11 @@ def _head_base(root: Path, repo, config, rules, tree=None):
     except GitError:
         return None
     if head is None:
+        g.close()
         return None
     if tree is None or tree.commit != head:
-        tree = GitTree(g.top, head, g.prefix)
+        tree = GitTree(g.top, head, g.prefix, objects=g.take_objects(), owns=True)
+    g.close()
     base_repo = BaseRepository(tree, root, config, label="HEAD")
     return Engine(base_repo, config, rules)
 

@@ -62,6 +62,7 @@ class GitRepo:
         self.top = str(root)
         self.prefix = ""
         self._revs: Dict[str, Optional[str]] = {}
+        self._objects = None
         status, out = self.run("rev-parse", "--is-bare-repository", "--show-toplevel", ok_codes=(0, 128))
         lines = out.decode("utf-8", "surrogateescape").splitlines()
         if status != 0:
@@ -99,12 +100,34 @@ class GitRepo:
             raise GitError(f"git {args[0]} failed: {_show(msg)}")
         return status, out
 
+    @property
+    def objects(self):
+        """One ``git cat-file --batch`` for the whole run: revisions are
+        resolved and base trees read through it, not a process each."""
+        if self._objects is None:
+            from penguin_lint.basetree import GitObjects
+
+            self._objects = GitObjects(self.top)
+        return self._objects
+
+    def take_objects(self):
+        """The cat-file process, handed to a caller that closes it (the base
+        tree, which outlives this object)."""
+        objects = self.objects
+        self._objects = None
+        return objects
+
+    def close(self) -> None:
+        if self._objects is not None:
+            self._objects.close()
+            self._objects = None
+
     def rev(self, spec: str) -> Optional[str]:
-        """The object id ``spec`` names, or None."""
+        """The object id ``spec`` names (``HEAD^{commit}``, ``main^{commit}``), or None."""
         if spec not in self._revs:
-            status, out = self.run("rev-parse", "--verify", "--quiet", spec,
-                                   ok_codes=(0, 1, 128))
-            self._revs[spec] = out.decode("ascii", "replace").strip() if status == 0 and out.strip() else None
+            self._revs[spec] = None
+            if spec and "\n" not in spec and "\r" not in spec and "\0" not in spec:
+                self._revs[spec] = self.objects.resolve(spec)
         return self._revs[spec]
 
     def head_born(self) -> bool:
@@ -270,8 +293,11 @@ def read_change(root: Path, base: Optional[str], scope: Sequence[str] = ()) -> G
     """What changed under ``root`` since the merge base of ``base`` (default:
     the default branch) and HEAD."""
     g = GitRepo(root)
-    label, mb = g.diff_base(base)
-    return g.change(label, mb, scope)
+    try:
+        label, mb = g.diff_base(base)
+        return g.change(label, mb, scope)
+    finally:
+        g.close()
 
 
 def changed_paths(root: Path, base: Optional[str], scope: Sequence[str] = ()) -> Tuple[List[str], str]:

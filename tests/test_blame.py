@@ -4,6 +4,7 @@ touches and for what it breaks elsewhere, never for old findings in files
 it does not touch; the configuration comes from the base."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -270,6 +271,36 @@ def test_a_diff_run_writes_nothing_into_git(debt):
     lint(debt, "--diff-base", "main")
     lint(debt, str(debt / LB))
     assert (index.stat().st_mtime_ns, index.read_bytes()) == before
+
+
+def _git_calls(root: Path, tmp_path: Path, monkeypatch, *args: str) -> list:
+    """The git commands a run starts, through a logging stand-in on PATH."""
+    real = shutil.which("git")
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    log = tmp_path / "git.log"
+    (shim / "git").write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    (shim / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim}{os.pathsep}{os.environ['PATH']}")
+    run = lint(root, *args)
+    assert run.code in (0, 1), run.stderr
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def test_a_diff_run_asks_git_once_per_question(debt, tmp_path, monkeypatch):
+    # revisions are resolved and both commits' trees read through one cat-file
+    edit(debt, LB, (debt / LB).read_text() + "# touched\n")
+    commit(debt)
+    edit(debt, f"{EXP1}/test/summary.yaml", (debt / EXP1 / "test/summary.yaml").read_text() + "# touched\n")
+    calls = _git_calls(debt, tmp_path, monkeypatch)
+    kinds = [next(a for a in c.split() if not a.startswith("-") and "=" not in a) for c in calls]
+    assert kinds == ["rev-parse", "cat-file", "merge-base", "diff-tree", "status"], calls
+
+
+def test_a_path_run_asks_git_for_its_top_and_head_only(debt, tmp_path, monkeypatch):
+    calls = _git_calls(debt, tmp_path, monkeypatch, str(debt / LB))
+    kinds = [next(a for a in c.split() if not a.startswith("-") and "=" not in a) for c in calls]
+    assert kinds == ["rev-parse", "cat-file"], calls
 
 
 # -- precise dependencies: an unrelated edit re-checks nothing -----------------------------
