@@ -376,16 +376,7 @@ class UnitCache:
             pass
 
     def _prepare_folder(self) -> None:
-        new = not os.path.lexists(self.folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        if not _stat.S_ISDIR(os.lstat(self.folder).st_mode):
-            raise OSError(0, "not a folder")
-        if new:
-            # as ruff does: git never picks the folder up
-            _write_small(self.folder / ".gitignore", b"# Created by penguin-lint automatically.\n*\n")
-            _write_small(self.folder / "CACHEDIR.TAG",
-                         b"Signature: 8a477f597d28d172789f06886806bc55\n"
-                         b"# This file is a cache directory tag created by penguin-lint.\n")
+        prepare_root(self.folder)
         for sub in (self.dir.parent, self.dir):
             sub.mkdir(exist_ok=True)
             if not _stat.S_ISDIR(os.lstat(sub).st_mode):
@@ -406,6 +397,20 @@ class UnitCache:
                 shutil.rmtree(versions / name, ignore_errors=True)
         except OSError:
             pass
+
+
+def prepare_root(folder: Path) -> None:
+    """Make the cache folder (a real folder, not a link), marked as a cache."""
+    new = not os.path.lexists(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    if not _stat.S_ISDIR(os.lstat(folder).st_mode):
+        raise OSError(0, "not a folder")
+    if new:
+        # as ruff does: git never picks the folder up
+        _write_small(folder / ".gitignore", b"# Created by penguin-lint automatically.\n*\n")
+        _write_small(folder / "CACHEDIR.TAG",
+                     b"Signature: 8a477f597d28d172789f06886806bc55\n"
+                     b"# This file is a cache directory tag created by penguin-lint.\n")
 
 
 def _write_small(path: Path, data: bytes) -> None:

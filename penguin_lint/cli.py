@@ -110,7 +110,8 @@ def fail(message: str) -> "click.exceptions.Exit":
 @click.option("--no-suppress", is_flag=True,
               help="Ignore inline '# penguin-lint: disable' comments: show every finding.")
 @click.option("--cache-dir", metavar="DIR", type=click.Path(file_okay=False, path_type=str),
-              help="Where --all keeps its cache (default: $PENGUIN_LINT_CACHE_DIR, else "
+              help="Where runs keep their cache: --all its verdicts, a diff run git's list of "
+                   "untracked files (default: $PENGUIN_LINT_CACHE_DIR, else "
                    ".penguin-lint-cache/ at the repository root).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--shard", metavar="K/N",
@@ -176,7 +177,10 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         if diff_mode:
             # The base decides the configuration: nothing in the pull
             # request can switch the gate off (PL502 says what it changed).
-            git_change, base_tree, config = _open_diff(root, diff_base, config_from_worktree)
+            from penguin_lint.cache import cache_folder
+
+            status_cache = None if no_cache else cache_folder(root, cache_dir)[0]
+            git_change, base_tree, config = _open_diff(root, diff_base, config_from_worktree, status_cache)
         else:
             config = load_config(root, FILE_KINDS)
     except ConfigError as e:
@@ -306,9 +310,11 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     raise click.exceptions.Exit(EXIT_FINDINGS if failed else EXIT_OK)
 
 
-def _open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool):
+def _open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool,
+               status_cache: Optional[Path] = None):
     """The change against the base, the base tree and the configuration to
-    run with (the base's, unless ``config_from_worktree``)."""
+    run with (the base's, unless ``config_from_worktree``). ``status_cache``:
+    the cache folder, where git may keep what it knows of untracked files."""
     from penguin_lint.basetree import GitTree
     from penguin_lint.config import CONFIG_FILE, Config, ConfigError, load_config, parse_config
     from penguin_lint.gitscope import GitRepo
@@ -338,7 +344,7 @@ def _open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool)
     try:
         config = load_config(root, FILE_KINDS) if config_from_worktree else config_of(base_tree)
         scope = Repository(root, config).walk_roots() + [CONFIG_FILE]
-        change = g.change(label, mb, scope=scope)
+        change = g.change(label, mb, scope=scope, cache_root=status_cache)
     except BaseException:
         base_tree.close()
         raise

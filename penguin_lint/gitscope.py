@@ -63,7 +63,8 @@ class GitRepo:
         self.prefix = ""
         self._revs: Dict[str, Optional[str]] = {}
         self._objects = None
-        status, out = self.run("rev-parse", "--is-bare-repository", "--show-toplevel", ok_codes=(0, 128))
+        status, out = self.run("rev-parse", "--is-bare-repository", "--show-toplevel", "--git-path", "index",
+                               ok_codes=(0, 128))
         lines = out.decode("utf-8", "surrogateescape").splitlines()
         if status != 0:
             raise GitError(f"not a git repository: {_show(str(root))} "
@@ -71,6 +72,8 @@ class GitRepo:
         if lines[:1] == ["true"] or len(lines) < 2:
             raise GitError(f"git repository without a work tree: {_show(str(root))}")
         top = Path(os.path.realpath(os.fsdecode(os.fsencode(lines[1]))))
+        #: the index file (relative names are relative to where git ran)
+        self.index = os.path.join(str(root), lines[2]) if len(lines) > 2 else None
         self.top = str(top)
         try:
             rel = root.relative_to(top).as_posix()
@@ -80,14 +83,17 @@ class GitRepo:
         self.prefix = "" if rel == "." else rel + "/"
 
     # -- plumbing --------------------------------------------------------------
-    def run(self, *args: str, ok_codes: Sequence[int] = (0,)) -> Tuple[int, bytes]:
+    def run(self, *args: str, ok_codes: Sequence[int] = (0,), env=None,
+            locks: bool = False) -> Tuple[int, bytes]:
         """(status, raw stdout) of ``git args`` run at the top of the work
-        tree; other statuses raise GitError."""
+        tree; other statuses raise GitError. ``locks``: git may write the
+        index it is given (only ever a copy, see status_index.py)."""
         import subprocess
 
+        flags = READ_ONLY[1:] if locks else READ_ONLY
         try:
-            proc = subprocess.run(["git", *READ_ONLY, *args], cwd=self.top, stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            proc = subprocess.run(["git", *flags, *args], cwd=self.top, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         except FileNotFoundError:
             raise GitError("git is not installed or not on PATH") from None
         except OSError as e:
@@ -178,11 +184,14 @@ class GitRepo:
                 label, sha = self.resolve_base(other)
         return label, self.merge_base(label, sha)
 
-    def change(self, label: str, mb: Optional[str], scope: Sequence[str] = ()) -> GitChange:
+    def change(self, label: str, mb: Optional[str], scope: Sequence[str] = (),
+               cache_root: Optional[Path] = None) -> GitChange:
         """The change since ``mb``: the committed part from one tree-to-tree
         ``git diff-tree`` (no work-tree scan), the uncommitted part from one
         ``git status --porcelain=v2``, both limited to the ``scope`` folders
-        (root-relative) when given."""
+        (root-relative) when given. With ``cache_root``, the status runs on
+        a copy of the index there that keeps git's untracked cache
+        (status_index.py)."""
         if scope and "" not in scope:
             spec = ["--"] + [f":(literal){self.to_top(s)}" for s in scope]
         elif self.prefix:
@@ -195,8 +204,27 @@ class GitRepo:
             raw = self.run("diff-tree", "-r", "-z", "-M", "--name-status", "--no-commit-id",
                            "--no-ext-diff", mb, "HEAD", *spec)[1]
             entries.extend(_split_name_status(raw))
-        raw = self.run("status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules", *spec)[1]
-        entries.extend(_split_status_v2(raw))
+        copy = None
+        if cache_root is not None and self.index is not None:
+            from penguin_lint.status_index import StatusIndex
+
+            copy = StatusIndex(cache_root, self.index).prepare()
+        if copy is not None:
+            from penguin_lint.status_index import STATUS_FLAGS, status_env
+
+            # no pathspec (git then ignores its untracked cache): the whole
+            # work tree, narrowed below
+            raw = self.run(*STATUS_FLAGS, "status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules",
+                           env=status_env(copy), locks=True)[1]
+            status_entries = _split_status_v2(raw)
+            if spec:
+                tops = [s[len(":(literal)"):] for s in spec[1:]]
+                status_entries = [e for e in status_entries
+                                  if any(_under(e[1], t) or (e[2] is not None and _under(e[2], t)) for t in tops)]
+            entries.extend(status_entries)
+        else:
+            raw = self.run("status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules", *spec)[1]
+            entries.extend(_split_status_v2(raw))
         for status, path, old in entries:
             rpath = self.to_root(path)
             if rpath is None:
@@ -242,6 +270,10 @@ class GitChange:
     def renames(self) -> Dict[str, str]:
         """new path -> old path."""
         return {path: old for status, path, old in self.entries if status == "R" and old is not None}
+
+
+def _under(path: str, top: str) -> bool:
+    return path == top or path.startswith(top + "/")
 
 
 def _split_name_status(raw: bytes) -> List[Tuple[str, str, Optional[str]]]:

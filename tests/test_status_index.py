@@ -1,0 +1,123 @@
+"""Diff runs keep git's untracked cache in a copy of the index in the cache
+folder (status_index.py): the change they see is the one git reports, run
+after run, and nothing in .git or outside the cache folder is written."""
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from penguin_lint.status_index import StatusIndex
+from tests.conftest import VALID, lint, write_repo
+
+ATTEMPT = "experiments/lb/exp-1/test/attempt-1.yaml"
+NEW = "experiments/lb/exp-1/val/attempt-1.yaml"  # an untracked phase folder
+
+
+def git(cwd: Path, *args: str) -> str:
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
+    return proc.stdout
+
+
+@pytest.fixture
+def repo(tmp_path, git_env):
+    root = write_repo(tmp_path / "repo", {}, VALID)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    git(root, "checkout", "-q", "-b", "feature")
+    return root
+
+
+def touched(root: Path, *args: str) -> set:
+    run = lint(root, *args)
+    assert run.code in (0, 1), run.stderr
+    return {f["path"] for f in run.findings}
+
+
+def copy_of(root: Path) -> Path:
+    copies = list((root / ".penguin-lint-cache" / "status").glob("*/index"))
+    assert len(copies) == 1
+    return copies[0]
+
+
+def test_each_run_sees_the_change_git_reports(repo):
+    index = repo / ".git" / "index"
+    before = (index.stat().st_mtime_ns, index.read_bytes())
+    assert touched(repo) == set()  # the first run only notes that it ran
+    assert not list((repo / ".penguin-lint-cache").glob("status/*/index"))
+    assert touched(repo) == set()  # the second makes the copy
+    assert copy_of(repo).is_file()
+    # an untracked folder appears after the copy has its untracked cache
+    (repo / NEW).parent.mkdir()
+    (repo / NEW).write_text("score: high\n")
+    assert NEW in touched(repo)
+    assert touched(repo) == touched(repo, "--no-cache")
+    # staged: the real index changes, the copy follows it
+    git(repo, "add", NEW)
+    assert NEW in touched(repo)
+    git(repo, "reset", "-q", NEW)
+    (repo / NEW).unlink()
+    (repo / NEW).parent.rmdir()
+    assert touched(repo) == set()
+    # a tracked file edited in place (its folder's time stamp stays)
+    (repo / ATTEMPT).write_text("score: low\n")
+    assert ATTEMPT in touched(repo)
+    git(repo, "checkout", "-q", "--", ATTEMPT)
+    assert touched(repo) == set()
+    # git's own index was only read (the reset above wrote it: compare after it)
+    before = (index.stat().st_mtime_ns, index.read_bytes())
+    (repo / ATTEMPT).write_text("score: low\n")
+    touched(repo)
+    assert (index.stat().st_mtime_ns, index.read_bytes()) == before
+
+
+def test_the_cache_folder_stays_out_of_git_status(repo):
+    touched(repo)
+    assert git(repo, "status", "--porcelain", "-uall") == ""
+
+
+def test_no_cache_leaves_no_copy(repo):
+    touched(repo, "--no-cache")
+    assert not (repo / ".penguin-lint-cache").exists()
+
+
+def test_a_committed_link_in_the_cache_folder_is_replaced_not_followed(repo, tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me\n")
+    folder = StatusIndex(repo / ".penguin-lint-cache", str(repo / ".git" / "index")).folder
+    folder.mkdir(parents=True)
+    os.symlink(outside, folder / "index.source")
+    os.symlink(outside, folder / "index")
+    git(repo, "add", "-f", ".penguin-lint-cache")
+    git(repo, "commit", "-q", "-m", "a forged cache")
+    (repo / NEW).parent.mkdir()
+    (repo / NEW).write_text("score: high\n")
+    assert NEW in touched(repo)
+    assert NEW in touched(repo)  # the copy is made on the second run
+    assert outside.read_text() == "keep me\n"
+    assert not (folder / "index").is_symlink() and not (folder / "index.source").is_symlink()
+
+
+def test_a_copy_of_an_older_index_is_replaced(repo):
+    touched(repo)
+    touched(repo)
+    copy = copy_of(repo)
+    old = copy.read_bytes()
+    (repo / NEW).parent.mkdir()
+    (repo / NEW).write_text("score: high\n")
+    git(repo, "add", NEW)  # the real index changes
+    copy.write_bytes(old)  # what a copy from before looks like
+    assert NEW in touched(repo)
+    assert copy.read_bytes() != old
+
+
+def test_a_split_index_is_not_copied(repo):
+    git(repo, "update-index", "--split-index")
+    (repo / NEW).parent.mkdir()
+    (repo / NEW).write_text("score: high\n")
+    assert NEW in touched(repo)
+    assert not list((repo / ".penguin-lint-cache").glob("status/*/index"))
