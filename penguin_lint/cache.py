@@ -32,7 +32,7 @@ from penguin_lint.findings import ERROR, WARNING, Finding
 from penguin_lint.suppressions import CARRIER
 from penguin_lint.repo import Entry, ReadLog, Repository, _plain_rel as _plain, file_state
 
-FORMAT = 1
+FORMAT = 2
 DEFAULT_DIR = ".penguin-lint-cache"
 ENV_DIR = "PENGUIN_LINT_CACHE_DIR"
 # Far above any honest record (a unit of 64 experiments needs about 100 KB).
@@ -154,13 +154,14 @@ class UnitCache:
         self._listing_ok: Dict[str, bool] = {}
         self._file_ok: Dict[str, bool] = {}
         self._inputs_memo: Dict[str, list] = {}
+        self._stats: Dict[str, object] = {}
         self.hits = self.misses = 0
         from penguin_lint.rules import all_rules
 
         self._codes = {r.code for r in all_rules()}
         if in_repo:
             rel = os.path.relpath(folder, repo.root).replace(os.sep, "/")
-            if any(t == rel or t.startswith(rel + "/") for t in ids.tracked):
+            if ids.tracks_under(rel):
                 raise CacheWarning(f"the cache folder {rel}/ is tracked by git; the cache is not used")
             try:
                 st = os.lstat(folder)
@@ -240,19 +241,43 @@ class UnitCache:
             if not ok:
                 return False
         file_id = self.ids.file_id
-        for rel, fid in files.items():
+        root = self.repo._root_str
+        for rel, (fid, sig) in files.items():
             ok = self._file_ok.get(rel)
             if ok is None:
                 if listings.get(rel.rpartition("/")[0]) is not None:
                     # its folder (and every folder above) holds the same
-                    # entries as then: still a regular file, or still not one
-                    ok = fid == "absent" or file_id(rel) == fid
+                    # entries as then: still a regular file, or still not one;
+                    # unchanged time stamps, size and inode vouch for the bytes
+                    # (no git, no hashing), else the content id decides
+                    ok = fid == "absent" or (sig is not None and self._signature(rel) == sig) \
+                        or file_id(rel) == fid
                 else:
                     ok = file_state(self.repo, rel, file_id) == fid
                 self._file_ok[rel] = ok
             if not ok:
                 return False
         return True
+
+    def _signature(self, rel: str) -> Optional[list]:
+        try:
+            return _signature_of(self._lstat(rel))
+        except OSError:
+            return None
+
+    def _lstat(self, rel: str):
+        """``os.lstat`` of a repository path, once per run: a package's task
+        file is both an entry of its folder's record and a file read."""
+        st = self._stats.get(rel)
+        if st is None:
+            try:
+                st = os.lstat(os.path.join(self.repo._root_str, rel))
+            except OSError as e:
+                st = e
+            self._stats[rel] = st
+        if isinstance(st, OSError):
+            raise st
+        return st
 
     def _listing_same(self, rel: str, mtime, lid: str, children) -> bool:
         root = self.repo._root_str
@@ -268,10 +293,10 @@ class UnitCache:
                         if type(name) is not str or "/" in name or name in ("", ".", ".."):
                             raise ValueError(name)  # never a path out of the folder
                         path = f"{rel}/{name}" if rel else name
-                        if oid is not None and ids.modes_known and ids.clean(path) == oid \
+                        if oid is not None and ids.loaded and ids.modes_known and ids.clean(path) == oid \
                                 and ids.executable.get(path) == executable:
                             continue  # git vouches for its bytes (so its size) and mode
-                        cst = os.lstat(os.path.join(root, path))
+                        cst = self._lstat(path)
                         if (not _stat.S_ISREG(cst.st_mode) or cst.st_size != size
                                 or bool(cst.st_mode & 0o111) != executable):
                             same = False
@@ -319,7 +344,15 @@ class UnitCache:
                 children = [[e.name, e.size, e.executable, self.ids.clean(prefix + e.name)]
                             for e in ents.values() if e.is_file and e.size >= 0] or None
             listings[rel] = memo[rel] = [mtime, listing_id(ents), children]
-        files = {rel: fid for rel, fid in reads.files.items() if fid is not None and _plain(rel)}
+        files = {}
+        recent = self.started_ns - RACY_NS
+        for rel, fid in reads.files.items():
+            if fid is None or not _plain(rel):
+                continue
+            sig = _signature(root, rel) if fid != "absent" else None
+            # a file changed just before or during this run may change again
+            # within the same clock tick: only its content id is kept
+            files[rel] = [fid, sig if sig is not None and sig[0] < recent and sig[3] < recent else None]
         # parents first: a folder swapped for a link fails its parent's
         # check before any time stamp below it is read
         ordered = {rel: listings[rel] for rel in sorted(listings, key=lambda r: (r.count("/") + (r != ""), r))}
@@ -383,9 +416,18 @@ class UnitCache:
                 raise OSError(0, "not a folder")
 
     def _prune(self, versions: Path) -> None:
-        """Keep the KEEP_SETTINGS most recently used settings folders."""
+        """Keep the KEEP_SETTINGS most recently used settings folders, and
+        no folder of another record format."""
         import shutil
 
+        try:
+            with os.scandir(versions.parent) as it:
+                formats = [de.name for de in it if de.name[:1] == "v" and de.name[1:].isdigit()
+                           and de.name != versions.name and de.is_dir(follow_symlinks=False)]
+            for name in formats:
+                shutil.rmtree(versions.parent / name, ignore_errors=True)
+        except OSError:
+            pass
         try:
             olds = []
             with os.scandir(versions) as it:
@@ -397,6 +439,21 @@ class UnitCache:
                 shutil.rmtree(versions / name, ignore_errors=True)
         except OSError:
             pass
+
+
+def _signature(root: str, rel: str) -> Optional[list]:
+    """[mtime, size, inode, ctime] of the regular file at ``rel`` (not
+    through a link at its end; its folders were checked as listings)."""
+    try:
+        return _signature_of(os.lstat(os.path.join(root, rel)))
+    except OSError:
+        return None
+
+
+def _signature_of(st) -> Optional[list]:
+    if not _stat.S_ISREG(st.st_mode):
+        return None
+    return [st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns]
 
 
 def prepare_root(folder: Path) -> None:
@@ -517,7 +574,13 @@ def _parse_record(rec, codes):
         if rel and rel.rpartition("/")[0] not in parsed_listings:
             return None  # every folder comes with the folders above it
         parsed_listings[rel] = (v[0], v[1], children)
-    for rel, fid in files.items():
-        if type(fid) is not str or not _plain(rel):
+    parsed_files = {}
+    for rel, item in files.items():
+        if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is str and _plain(rel)):
             return None
-    return findings, n, parsed_listings, files
+        sig = item[1]
+        if sig is not None and not (isinstance(sig, list) and len(sig) == 4
+                                    and all(type(v) is int for v in sig)):
+            return None
+        parsed_files[rel] = (item[0], sig)
+    return findings, n, parsed_listings, parsed_files

@@ -62,12 +62,55 @@ class ContentIds:
     def __init__(self, root: str, size_limit: int, use_git: bool = True):
         self.root = root
         self.size_limit = size_limit
-        #: clean tracked paths -> whether the index has them executable
-        self.executable: Dict[str, bool] = {}
-        #: whether the index's modes are the work tree's (core.filemode)
-        self.modes_known = True
-        self.tracked: set = set()  # clean or not: the cache refuses a tracked cache folder
-        self._git: Dict[str, str] = self._from_git() if use_git else {}
+        self._use_git = use_git
+        self._loaded = False
+        self._executable: Dict[str, bool] = {}
+        self._modes_known = True
+        self._tracked: set = set()
+        self._git_ids: Dict[str, str] = {}
+
+    # git is asked on first use: a run whose files all kept their time
+    # stamps (a warm cache on a developer's machine) never needs it
+    def _load(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            if self._use_git:
+                self._git_ids = self._from_git()
+
+    @property
+    def loaded(self) -> bool:
+        return self._loaded
+
+    @property
+    def _git(self) -> Dict[str, str]:
+        self._load()
+        return self._git_ids
+
+    @property
+    def executable(self) -> Dict[str, bool]:
+        """Clean tracked paths -> whether the index has them executable."""
+        self._load()
+        return self._executable
+
+    @property
+    def modes_known(self) -> bool:
+        """Whether the index's modes are the work tree's (core.filemode)."""
+        self._load()
+        return self._modes_known
+
+    @property
+    def tracked(self) -> set:
+        """Every path the index has, clean or not."""
+        self._load()
+        return self._tracked
+
+    def tracks_under(self, rel: str) -> bool:
+        """Whether git tracks ``rel`` or anything below it (the cache refuses
+        a tracked cache folder), without reading the whole index into Python."""
+        if self._loaded or not self._use_git:
+            return any(t == rel or t.startswith(rel + "/") for t in self._tracked)
+        out = git_output(self.root, ["ls-files", "-z", "--", f":(literal){rel}"])
+        return bool(out)
 
     def _from_git(self) -> Dict[str, str]:
         staged = git_output(self.root, ["ls-files", "-s", "-z"])
@@ -78,12 +121,12 @@ class ContentIds:
         convert = False
         for mode, oid, stage, path in _STAGED.findall(staged):
             rel = path.decode("utf-8", "surrogateescape")
-            self.tracked.add(rel)
+            self._tracked.add(rel)
             if stage != b"0":
                 unmerged.add(rel)
             elif mode in (b"100644", b"100755"):
                 ids[rel] = oid.decode("ascii")
-                self.executable[rel] = mode == b"100755"
+                self._executable[rel] = mode == b"100755"
             if rel == ".gitattributes" or rel.endswith("/.gitattributes"):
                 convert = True
         # Attributes and autocrlf make the work-tree bytes differ from the
@@ -92,10 +135,10 @@ class ContentIds:
         for c in git_lines(self.root, ["config", "-z", "--get-regexp", r"^core\.(autocrlf|filemode)$"]) or ():
             k, _, v = c.partition(b"\n")
             settings[k.lower()] = v.strip().lower() not in (b"false", b"0", b"no", b"off", b"")
-        self.modes_known = settings.get(b"core.filemode", True)
+        self._modes_known = settings.get(b"core.filemode", True)
         if convert or settings.get(b"core.autocrlf", False) \
                 or os.path.exists(os.path.join(self.root, ".git", "info", "attributes")):
-            self.executable = {}
+            self._executable = {}
             return {}
         dirty = git_lines(self.root, ["diff-files", "-z", "--name-only", "--relative"])
         if dirty is None:

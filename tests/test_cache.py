@@ -12,6 +12,7 @@ from textwrap import dedent
 
 import pytest
 
+from penguin_lint.cache import FORMAT
 from tests.conftest import VALID, lint, write_repo
 
 BENCH = "packages/bench-a/benchmark_config.toml"
@@ -152,7 +153,7 @@ def test_git_blob_ids_name_clean_files_and_an_uncommitted_edit_is_seen(tmp_path,
 
 
 def _cache_files(root: Path):
-    return sorted((root / ".penguin-lint-cache" / "v1").glob("*/*.json"))
+    return sorted((root / ".penguin-lint-cache" / f"v{FORMAT}").glob("*/*.json"))
 
 
 def _hide_findings(root: Path) -> None:
@@ -224,12 +225,12 @@ def test_no_cache_and_cache_dir(tmp_path, monkeypatch, loads):
     elsewhere = tmp_path / "ci-temp" / "penguin-lint"
     assert lint(root, "--all", "--cache-dir", str(elsewhere)).code == 1
     assert (elsewhere / ".gitignore").is_file() and _cache_files(root) == []
-    assert len(list((elsewhere / "v1").glob("*/*.json"))) == 2  # one record per unit: the package, the leaderboard
+    assert len(list((elsewhere / f"v{FORMAT}").glob("*/*.json"))) == 2  # one record per unit: the package, the leaderboard
     env_dir = tmp_path / "from-env"
     monkeypatch.setenv("PENGUIN_LINT_CACHE_DIR", str(env_dir))
     loads.clear()
     assert lint(root, "--all", "-j1").code == 1
-    assert loads and len(list((env_dir / "v1").glob("*/*.json"))) == 2
+    assert loads and len(list((env_dir / f"v{FORMAT}").glob("*/*.json"))) == 2
     assert not (root / ".penguin-lint-cache").exists()
 
 
@@ -383,3 +384,58 @@ def test_a_record_under_another_units_name_is_ignored_and_stale_records_go(tmp_p
     lint(root, "--all")
     assert sorted(json.loads(f.read_text())["unit"] for f in _cache_files(root)) == sorted(
         k for k in records if "bench-b" not in k)
+
+
+def _git_log(tmp_path: Path, monkeypatch) -> Path:
+    """Every git command from here on is logged (a stand-in first on PATH)."""
+    import shutil
+
+    real = shutil.which("git")
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    log = tmp_path / "git.log"
+    (shim / "git").write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    (shim / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim}{os.pathsep}{os.environ['PATH']}")
+    return log
+
+
+def _settled_git_repo(tmp_path: Path) -> Path:
+    root = bad_version_repo(tmp_path)
+    subprocess.run([*GIT, "init", "-q"], cwd=root, check=True)
+    subprocess.run([*GIT, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "init"], cwd=root, check=True)
+    time.sleep(1.2)  # past the racy second: the files' time stamps can be trusted
+    return root
+
+
+def test_a_warm_run_over_unchanged_time_stamps_asks_git_nothing_about_files(tmp_path, monkeypatch, loads):
+    root = _settled_git_repo(tmp_path)
+    assert lint(root, "--all", "-j1").code == 1
+    log = _git_log(tmp_path, monkeypatch)
+    loads.clear()
+    warm = lint(root, "--all", "-j1")
+    assert warm.code == 1 and warm.at("PL203") == [(BENCH, 4)] and loads == []
+    calls = log.read_text().splitlines() if log.exists() else []
+    # only whether git tracks the cache folder; no blob ids, no work-tree diff
+    assert calls == ["ls-files -z -- :(literal).penguin-lint-cache"], calls
+
+
+def test_an_edit_that_keeps_the_time_stamps_is_seen_by_its_changed_inode_time(tmp_path, loads):
+    root = _settled_git_repo(tmp_path)
+    lint(root, "--all", "-j1")
+    edit_keeping_times(root / ATTEMPT, dedent(VALID[ATTEMPT]).replace("score: 50.0\nresults", "score: high\nresults"))
+    loads.clear()
+    run = lint(root, "--all", "-j1")
+    assert ATTEMPT in loads
+    assert [f["code"] for f in run.findings if f["path"] == ATTEMPT] == ["PL102"]
+
+
+def test_records_of_an_older_format_are_removed(tmp_path):
+    root = bad_version_repo(tmp_path)
+    old = root / ".penguin-lint-cache" / "v1" / "0123abcd"
+    old.mkdir(parents=True)
+    (old / "x.json").write_text("{}")
+    lint(root, "--all", "-j1")
+    assert not (root / ".penguin-lint-cache" / "v1").exists()
+    assert _cache_files(root)
