@@ -171,7 +171,7 @@ class ContentIds:
             if st.st_size > self.size_limit:
                 # never read whole: its verdict (PL004) depends on the size alone
                 return f"size:{st.st_size}"
-            data = read_at_most(fd, self.size_limit)
+            data = read_at_most(fd, self.size_limit, st.st_size)
         except OSError:
             return "unreadable"
         finally:

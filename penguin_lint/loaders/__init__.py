@@ -25,11 +25,19 @@ def format_of(path: str) -> str | None:
     return FORMATS.get(os.path.splitext(path)[1].lower())
 
 
-def read_at_most(fd: int, limit: int) -> bytes:
+def read_at_most(fd: int, limit: int, size: int = -1) -> bytes:
     """The bytes of open file ``fd``, at most one past ``limit``: a file that
-    grew since it was measured is still never read whole."""
-    chunks = []
-    remaining = limit + 1
+    grew since it was measured is still never read whole. ``size``: what
+    ``fstat`` said, so that a file that did not grow is read in one call."""
+    if 0 <= size < limit:
+        first = os.read(fd, size + 1)
+        if len(first) == size:
+            return first  # all that fstat measured, and nothing after it
+        chunks = [first]
+        remaining = limit + 1 - len(first)
+    else:
+        chunks = []
+        remaining = limit + 1
     while remaining > 0:
         chunk = os.read(fd, min(remaining, 1 << 20))
         if not chunk:
@@ -65,7 +73,7 @@ def load_file(abs_path: str, rel_path: str, size_limit: int) -> Document:
                 "data files stay small; large raw data belongs under data/<benchmark-id>/",
             ))
             return doc
-        raw = read_at_most(fd, size_limit)
+        raw = read_at_most(fd, size_limit, st.st_size)
     finally:
         os.close(fd)
     if len(raw) > size_limit:
