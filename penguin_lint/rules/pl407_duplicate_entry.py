@@ -33,6 +33,12 @@ class DuplicateEntry(LeaderboardRule):
         ex = expressions(subject, ctx)
         if ex is None:
             return
+        # Any value's label can repeat any other's, so in focus this rule is
+        # not narrowed to some values: it runs whole when the change can
+        # alter a label (a meta_info.yaml or an experiment folder touched),
+        # else not at all, its findings being the base's (focus.py).
+        if ex.focus is not None and not ex.focus.labels:
+            return
         seen = {}
         for i, top in enumerate(ex.tops):
             label = ex.label(top)

@@ -1,0 +1,102 @@
+"""Why only part of a leaderboard is re-checked in a pull-request run.
+
+A change to ``experiments/<lb>/<exp>/...`` (a summary, a meta_info.yaml, an
+experiment or phase folder that appears or vanishes) makes
+``leaderboards/<lb>/leaderboard.yaml`` a dependent of the change: its verdict
+can change although the file did not. Checking it whole would read every
+experiment the leaderboard references, and then all of them again from the
+base to subtract the old findings. But with the leaderboard file unchanged,
+a value (``values[i]``) that references no touched experiment reads exactly
+the same files on both sides of the change: its findings are the same in
+the base and are subtracted as old debt anyway. So a dependent leaderboard
+is checked *in focus*: its expression rules look only at the values with a
+leaf the change can affect (a leaf naming a touched experiment, or, for a
+summary or phase folder, that experiment and phase), all of that value's
+leaves included, on the head and on the base alike, so fingerprints compare
+like with like. The other experiments are not loaded.
+
+Rule by rule (PL401-PL408, the rules that read experiments):
+
+- PL401, PL402, PL403, PL404, PL406, PL408 judge one value at a time from
+  the files of that value's own experiments: narrowed to the values in
+  focus. (PL401's "did you mean" hint names a folder no other leaf uses; it
+  still looks at every leaf, through folder listings only.)
+- PL405 reads the leaderboard file alone (arity, weights): it runs whole,
+  reads no experiment, and its findings are old debt in a dependent check.
+- PL407 compares the labels of all values (harness, model and algorithm
+  from meta_info.yaml, the phase from the leaf): one value's new label can
+  duplicate any other's, so it cannot be narrowed to some values. Labels
+  change only with a meta_info.yaml (or the experiment folder holding it);
+  when the change touches none, PL407's findings are all old and it is not
+  run on either side; when it touches one, PL407 runs whole, reading every
+  referenced meta_info.yaml but no summary.
+
+Checked whole, as before: a leaderboard the change touches, ``--all``, path
+runs (no base to subtract old findings by), and any change that touches
+the configuration or a whole experiments folder.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, FrozenSet, Optional, Tuple
+
+from penguin_lint.config import CONFIG_FILE
+
+if TYPE_CHECKING:  # pragma: no cover
+    from penguin_lint.layout import Layout
+    from penguin_lint.rules.base import Subject
+    from penguin_lint.scope import Change
+
+
+@dataclass(frozen=True)
+class Focus:
+    """The part of a dependent leaderboard that a change can affect."""
+
+    #: experiments (folder names under ``experiments/<lb>/``) whose folder
+    #: or meta_info.yaml the change touched: every leaf naming one is affected
+    experiments: FrozenSet[str]
+    #: (experiment, phase) whose phase folder or summary.yaml the change
+    #: touched: the leaves naming that experiment and phase are affected
+    phases: FrozenSet[Tuple[str, str]]
+
+    @property
+    def labels(self) -> bool:
+        """Whether the change can alter a value's label (harness, model and
+        algorithm come from meta_info.yaml): PL407 then compares every value."""
+        return bool(self.experiments)
+
+    def covers(self, experiment_id, phase) -> bool:
+        """Whether the change can alter what a leaf reads."""
+        if not isinstance(experiment_id, str):
+            return False
+        return experiment_id in self.experiments or (
+            isinstance(phase, str) and (experiment_id, phase) in self.phases)
+
+
+def leaderboard_focus(subject: "Subject", change: "Change", layout: "Layout") -> Optional[Focus]:
+    """The focus of ``subject`` when it is checked only as a dependent of
+    ``change``; None (check it whole) when it is not a leaderboard of the
+    layout, when the change touches it, or when the change is too broad to
+    narrow (the configuration, a whole experiments folder)."""
+    lb = subject.groups.get("leaderboard")
+    if subject.kind != "leaderboard" or subject.is_dir or not isinstance(lb, str) \
+            or subject.path != layout.leaderboard_file(lb):
+        return None
+    group = layout.experiments_group(lb)
+    paths = set(change.touched) | set(change.deleted) | set(change.renames) | set(change.renames.values())
+    if subject.path in paths:
+        return None
+    experiments, phases = set(), set()
+    for p in paths:
+        if p == CONFIG_FILE or p == "" or p == group or group.startswith(p + "/"):
+            return None  # the rules or every experiment may differ
+        if not p.startswith(group + "/"):
+            continue  # another leaderboard's experiments, packages, ...: not read here
+        # A leaf {experiment_id: e, phase: p} reads e/, e/meta_info.yaml, e/p/
+        # and e/p/summary.yaml (and nothing of another phase).
+        parts = p[len(group) + 1:].split("/")
+        if len(parts) == 1 or parts[1] == "meta_info.yaml":
+            experiments.add(parts[0])
+        else:
+            phases.add((parts[0], parts[1]))
+    return Focus(frozenset(experiments), frozenset(phases))
