@@ -26,10 +26,10 @@ Rule by rule (PL401-PL408, the rules that read experiments):
 - PL407 compares the labels of all values (harness, model and algorithm
   from meta_info.yaml, the phase from the leaf): one value's new label can
   duplicate any other's, so it cannot be narrowed to some values. Labels
-  change only with a meta_info.yaml (or the experiment folder holding it);
-  when the change touches none, PL407's findings are all old and it is not
-  run on either side; when it touches one, PL407 runs whole, reading every
-  referenced meta_info.yaml but no summary.
+  change only with a meta_info.yaml (or the experiment folder holding it):
+  when the change touches none that a leaf of the board names, PL407's
+  findings are all old and it is not run on either side; else it runs
+  whole, reading every referenced meta_info.yaml but no summary.
 
 Checked whole, as before: a leaderboard the change touches, ``--all``, path
 runs (no base to subtract old findings by), and any change that touches
@@ -58,12 +58,6 @@ class Focus:
     #: (experiment, phase) whose phase folder or summary.yaml the change
     #: touched: the leaves naming that experiment and phase are affected
     phases: FrozenSet[Tuple[str, str]]
-
-    @property
-    def labels(self) -> bool:
-        """Whether the change can alter a value's label (harness, model and
-        algorithm come from meta_info.yaml): PL407 then compares every value."""
-        return bool(self.experiments)
 
     def covers(self, experiment_id, phase) -> bool:
         """Whether the change can alter what a leaf reads."""

@@ -124,6 +124,15 @@ class Expressions:
         for _, top in self.tops_in_view():
             yield from self.nodes(top)
 
+    def labels_may_differ(self) -> bool:
+        """Whether the change can alter the label of any value: always,
+        unless in focus no leaf names an experiment whose meta_info.yaml
+        (or folder) the change touched."""
+        if self.focus is None:
+            return True
+        return any(isinstance(n, Leaf) and isinstance(n.experiment_id, str)
+                   and n.experiment_id in self.focus.experiments for n in self.all_nodes())
+
     # -- structure -------------------------------------------------------------
     def _parse(self, data, path: Path_, depth: int) -> Node:
         if not isinstance(data, dict) or depth > MAX_NESTING:
