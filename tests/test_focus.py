@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from textwrap import dedent, indent
 
 import pytest
 
@@ -151,7 +152,8 @@ def test_main_has_the_old_debt(board):
 
 
 # (what the pull request does, finding it brings into the board, the
-# experiments whose files the board check may read: the values in view)
+# experiments whose files may be read: the values in view and the change;
+# with "+labels", every meta_info.yaml too, for PL407)
 BREAKS = {
     "a string metric": (lambda r: summary(r, "exp-1", score_mean='"high"'),
                         ("PL402", EXP1_LINE), {"exp-1"}),
@@ -163,7 +165,9 @@ BREAKS = {
                           ("PL401", EXP3_LINE + 1), {"exp-2", "exp-3"}),
     "another model in one expression": (
         lambda r: edit(r, f"{EXP}/exp-3/meta_info.yaml", meta("exp-3", "bench-c", model="m9")),
-        ("PL403", MEAN_LINE), None),  # a label changed: PL407 reads every meta_info.yaml
+        ("PL403", MEAN_LINE), {"exp-2", "exp-3", "+labels"}),
+    "a renamed experiment": (lambda r: git(r, "mv", f"{EXP}/exp-3", f"{EXP}/exp-9"),
+                             ("PL401", EXP3_LINE), {"exp-2", "exp-3", "exp-9", "+labels"}),
 }
 
 
@@ -176,16 +180,15 @@ def test_a_broken_value_is_reported_at_its_line_and_nothing_old(board, reads, wh
     run = lint(board, "--diff-base", "main")
     assert board_findings(run) == {(code, line)}, run.findings
     assert run.code == 1
-    if in_view is not None:
-        # neither side read an experiment of another value
-        assert experiments_read(reads["head"]) <= in_view
-        assert experiments_read(reads["base"]) <= in_view
-        assert reads["base"] and set(reads["base"]) <= {LB} | {
-            f"{EXP}/{e}/{f}" for e in in_view for f in ("meta_info.yaml", "test/summary.yaml")}
-    else:
-        # labels are compared across all values: meta_info.yaml files only
-        assert not [p for p in reads["head"] + reads["base"]
-                    if p.endswith("summary.yaml") and experiments_read([p]) - {"exp-2", "exp-3"}]
+    # neither side read an experiment of another value (PL407 aside, which
+    # compares labels across all values: their meta_info.yaml files only)
+    def judged(paths):
+        return [p for p in paths if "+labels" not in in_view or not p.endswith("/meta_info.yaml")]
+
+    assert experiments_read(judged(reads["head"])) <= in_view
+    # the base is read for the board alone (the new finding has no fingerprint there)
+    assert reads["base"] and set(judged(reads["base"])) <= {LB} | {
+        f"{EXP}/{e}/{f}" for e in in_view for f in ("meta_info.yaml", "test/summary.yaml")}
 
 
 def test_a_clean_summary_edit_reads_only_its_own_value(board, reads):
@@ -277,3 +280,28 @@ def test_focus_reports_what_a_whole_check_reports(board, monkeypatch, what):
     whole = lint(board, "--diff-base", "main")
     assert focused.output == whole.output
     assert focused.code == whole.code
+
+
+def test_a_new_zero_denominator_is_told_from_an_old_one_with_the_same_message(board):
+    # main gains a later value dividing by 0; its finding's message equals
+    # the new one's but for the line, so fingerprints cannot tell them apart.
+    # Out of view, the old one is not even computed: the new one is reported
+    # at its own line.
+    git(board, "checkout", "-q", "main")
+    edit(board, LB, (board / LB).read_text() + indent(dedent("""\
+        - op: div
+          args:
+            - experiment_id: exp-6
+              phase: test
+            - experiment_id: exp-7
+              phase: test
+              metric: zero
+        """), "  "))
+    summary(board, "exp-7", zero=0)
+    commit(board)
+    assert ("PL406", 35) in board_findings(lint(board, "--all"))
+    git(board, "checkout", "-q", "-B", "feature")
+    summary(board, "exp-8", speed=0)
+    commit(board)
+    run = lint(board, "--diff-base", "main")
+    assert board_findings(run) == {("PL406", SPEED_LINE)} and run.code == 1
