@@ -15,8 +15,8 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 from penguin_lint.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.context import Context
 from penguin_lint.finding_cap import cap_findings
-from penguin_lint.focus import leaderboard_focus
 from penguin_lint.findings import ERROR, Finding
+from penguin_lint.focus import leaderboard_focus
 from penguin_lint.repo import SKIPPED_DIRS, Repository
 from penguin_lint.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule

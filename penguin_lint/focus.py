@@ -32,8 +32,8 @@ Rule by rule (PL401-PL408, the rules that read experiments):
   whole, reading every referenced meta_info.yaml but no summary.
 
 Checked whole, as before: a leaderboard the change touches, ``--all``, path
-runs (no base to subtract old findings by), and any change that touches
-the configuration or a whole experiments folder.
+runs (they need not have a base to subtract the rest by), and any change
+that touches the configuration or a whole experiments folder.
 """
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ class Leaf:
         self.metric = data.get("metric", DEFAULT_METRIC)
         self.metric_given = "metric" in data
         # Filled by Expressions (resolve() and its earlier stages); None/False
-        # means unknown or absent. ``stage``: how far it got (see _STAGES).
+        # means unknown or absent. ``stage``: how far it got (Expressions.find).
         self.stage = 0
         self.exp_dir: Optional[str] = None      # set only for a safe experiment id
         self.exp_exists = False
@@ -106,6 +106,7 @@ class Expressions:
         #: a focus.Focus when the leaderboard is checked only as a dependent
         #: of a change (only the values it covers are looked at), else None
         self.focus = focus
+        self._view: Optional[List[Tuple[int, Node]]] = None
 
     # -- focus -----------------------------------------------------------------
     def in_view(self, top: Node) -> bool:
@@ -118,7 +119,9 @@ class Expressions:
 
     def tops_in_view(self) -> List[Tuple[int, Node]]:
         """(index, value) of the values in view, in document order."""
-        return [(i, top) for i, top in enumerate(self.tops) if self.in_view(top)]
+        if self._view is None:  # asked by six rules
+            self._view = [(i, top) for i, top in enumerate(self.tops) if self.in_view(top)]
+        return self._view
 
     def nodes_in_view(self) -> Iterator[Union[Leaf, Operation]]:
         for _, top in self.tops_in_view():
