@@ -197,8 +197,10 @@ def test_a_clean_summary_edit_reads_only_its_own_value(board, reads):
     reads["head"].clear()
     run = lint(board, "--diff-base", "main")
     assert run.findings == [] and run.code == 0
-    assert experiments_read(reads["head"]) == {"exp-1"}
-    assert LB in reads["head"]
+    # the board, its first value's meta_info.yaml, and the summary with the
+    # attempts it is checked against; not one file of the six other values
+    assert set(reads["head"]) == {LB, f"{EXP}/exp-1/meta_info.yaml"} | {
+        f"{EXP}/exp-1/test/{f}" for f in ("attempt-1.yaml", "attempt-2.yaml", "summary.yaml")}
     assert reads["base"] == []  # no finding in view: nothing to subtract
 
 
