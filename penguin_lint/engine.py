@@ -370,7 +370,8 @@ class Engine:
                     # Checked only for what the change can affect, here and
                     # in the base alike (focus.py).
                     s = subjects[dep]
-                    subjects[dep] = replace(s, focus=leaderboard_focus(s, change, repo.layout))
+                    subjects[dep] = replace(s, focus=leaderboard_focus(
+                        s, change, repo.layout, repo, scope.base.repo))
         findings: List[Finding] = []
         files = 0
         unit = None

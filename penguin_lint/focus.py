@@ -26,10 +26,11 @@ Rule by rule (PL401-PL408, the rules that read experiments):
 - PL407 compares the labels of all values (harness, model and algorithm
   from meta_info.yaml, the phase from the leaf): one value's new label can
   duplicate any other's, so it cannot be narrowed to some values. Labels
-  change only with a meta_info.yaml (or the experiment folder holding it):
-  when the change touches none that a leaf of the board names, PL407's
-  findings are all old and it is not run on either side; else it runs
-  whole, reading every referenced meta_info.yaml but no summary.
+  change only with the label fields of a meta_info.yaml: when no
+  experiment the board names has other label fields than in the base (a
+  touched meta_info.yaml is read on both sides to tell), PL407's findings
+  are all old and it is not run on either side; else it runs whole,
+  reading every referenced meta_info.yaml but no summary.
 
 Checked whole, as before: a leaderboard the change touches, ``--all``, path
 runs (they need not have a base to subtract the rest by), and any change
@@ -58,6 +59,10 @@ class Focus:
     #: (experiment, phase) whose phase folder or summary.yaml the change
     #: touched: the leaves naming that experiment and phase are affected
     phases: FrozenSet[Tuple[str, str]]
+    #: those of ``experiments`` whose label fields (LABEL_FIELDS of
+    #: meta_info.yaml) may differ from the base's: PL407 compares every value
+    #: when a leaf names one
+    relabelled: FrozenSet[str] = frozenset()
 
     def covers(self, experiment_id, phase) -> bool:
         """Whether the change can alter what a leaf reads."""
@@ -67,11 +72,14 @@ class Focus:
             isinstance(phase, str) and (experiment_id, phase) in self.phases)
 
 
-def leaderboard_focus(subject: "Subject", change: "Change", layout: "Layout") -> Optional[Focus]:
+def leaderboard_focus(subject: "Subject", change: "Change", layout: "Layout",
+                      repo=None, base=None) -> Optional[Focus]:
     """The focus of ``subject`` when it is checked only as a dependent of
     ``change``; None (check it whole) when it is not a leaderboard of the
     layout, when the change touches it, or when the change is too broad to
-    narrow (the configuration, a whole experiments folder)."""
+    narrow (the configuration, a whole experiments folder). With ``repo``
+    and ``base`` (the two sides), a touched meta_info.yaml whose label
+    fields are the same on both sides does not count as relabelled."""
     lb = subject.groups.get("leaderboard")
     if subject.kind != "leaderboard" or subject.is_dir or not isinstance(lb, str) \
             or subject.path != layout.leaderboard_file(lb):
@@ -93,4 +101,22 @@ def leaderboard_focus(subject: "Subject", change: "Change", layout: "Layout") ->
             experiments.add(parts[0])
         else:
             phases.add((parts[0], parts[1]))
-    return Focus(frozenset(experiments), frozenset(phases))
+    relabelled = experiments
+    if repo is not None and base is not None:
+        relabelled = {e for e in experiments
+                      if label_fields(repo, f"{group}/{e}") != label_fields(base, f"{group}/{e}")}
+    return Focus(frozenset(experiments), frozenset(phases), frozenset(relabelled))
+
+
+def label_fields(repo, exp_dir: str):
+    """What a leaf's label takes from ``exp_dir``'s meta_info.yaml, as
+    ``Expressions.fields`` reads it (None: no mapping to read)."""
+    from penguin_lint.rules._expressions import LABEL_FIELDS, same_key
+
+    meta = f"{exp_dir}/meta_info.yaml"
+    if not repo.is_dir(exp_dir) or not repo.is_file(meta):
+        return None
+    doc = repo.load(meta)
+    if doc is None or not doc.parsed or not isinstance(doc.data, dict):
+        return None
+    return tuple((f, same_key(doc.data[f])) for f in LABEL_FIELDS if f in doc.data)

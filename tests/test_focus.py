@@ -219,6 +219,18 @@ def test_a_deleted_experiment_referenced_by_the_board_gives_pl401(board, reads):
                 if p.endswith("summary.yaml") and experiments_read([p]) - {"exp-4", "exp-8"}]
 
 
+def test_a_meta_info_edit_that_keeps_the_label_reads_no_other_value(board, reads):
+    edit(board, f"{EXP}/exp-2/meta_info.yaml", meta("exp-2", "bench-b", model="m2") + "# reviewed\n")
+    commit(board)
+    reads["head"].clear()
+    run = lint(board, "--diff-base", "main")
+    assert run.findings == [] and run.code == 0
+    # the touched meta_info.yaml is read on both sides to compare the label
+    # fields; PL407 does not run, the other values are not read
+    assert experiments_read(reads["head"]) == {"exp-2", "exp-3"}
+    assert reads["base"] == [f"{EXP}/exp-2/meta_info.yaml"]
+
+
 def test_a_new_label_that_repeats_a_value_out_of_view_is_reported_there(board, reads):
     # exp-1's value now carries exp-6's label: PL407 lands on exp-6's value,
     # which references nothing the change touched.

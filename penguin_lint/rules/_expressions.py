@@ -129,12 +129,14 @@ class Expressions:
 
     def labels_may_differ(self) -> bool:
         """Whether the change can alter the label of any value: always,
-        unless in focus no leaf names an experiment whose meta_info.yaml
-        (or folder) the change touched."""
+        unless in focus no leaf names an experiment whose label fields the
+        change may have altered (focus.py)."""
         if self.focus is None:
             return True
-        return any(isinstance(n, Leaf) and isinstance(n.experiment_id, str)
-                   and n.experiment_id in self.focus.experiments for n in self.all_nodes())
+        relabelled = self.focus.relabelled
+        return bool(relabelled) and any(
+            isinstance(n, Leaf) and isinstance(n.experiment_id, str) and n.experiment_id in relabelled
+            for n in self.all_nodes())
 
     # -- structure -------------------------------------------------------------
     def _parse(self, data, path: Path_, depth: int) -> Node:

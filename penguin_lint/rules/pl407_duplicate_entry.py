@@ -35,8 +35,8 @@ class DuplicateEntry(LeaderboardRule):
             return
         # Any value's label can repeat any other's, so in focus this rule is
         # not narrowed to some values: it runs whole when the change can
-        # alter a label (a referenced meta_info.yaml or experiment folder
-        # touched), else not at all, its findings being the base's (focus.py).
+        # alter a label (the label fields of a referenced meta_info.yaml),
+        # else not at all, its findings being the base's (focus.py).
         if not ex.labels_may_differ():
             return
         seen = {}
