@@ -319,3 +319,23 @@ def test_a_new_zero_denominator_is_told_from_an_old_one_with_the_same_message(bo
     commit(board)
     run = lint(board, "--diff-base", "main")
     assert board_findings(run) == {("PL406", SPEED_LINE)} and run.code == 1
+
+
+def test_odd_values_in_a_dependent_board_are_left_to_the_schema_rules(board):
+    # Ids and phases that are not names cannot be in focus, nor break it.
+    git(board, "checkout", "-q", "main")
+    edit(board, LB, (board / LB).read_text() + indent(dedent("""\
+        - experiment_id: [exp-1]
+          phase: {test: 1}
+        - 42
+        - op: mean
+          args: not-a-list
+        - op: mean
+          args: [{experiment_id: exp-1, phase: [test]}, 7]
+        """), "  "))
+    commit(board)
+    git(board, "checkout", "-q", "-B", "feature")
+    summary(board, "exp-1", score_mean='"high"')
+    commit(board)
+    run = lint(board, "--diff-base", "main")
+    assert board_findings(run) == {("PL402", EXP1_LINE)} and run.code == 1
