@@ -31,6 +31,13 @@ Rule by rule (PL401-PL408, the rules that read experiments):
   touched meta_info.yaml is read on both sides to tell), PL407's findings
   are all old and it is not run on either side; else it runs whole,
   reading every referenced meta_info.yaml but no summary.
+- The other rules on a leaderboard (loading, schema) read the file alone
+  and run whole; PL306 and PL308 run on experiment and phase folders and
+  read no other experiment.
+
+A side effect: an old finding out of view is not computed, so a new one
+whose fingerprint happens to equal it (PL406's message differs only in a
+line number) is reported at its own line, not matched against the old one.
 
 Checked whole, as before: a leaderboard the change touches, ``--all``, path
 runs (they need not have a base to subtract the rest by), and any change
