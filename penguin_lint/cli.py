@@ -255,7 +255,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         engine.ctx.base = base_repo
         engine.ctx.renames = dict(change.renames)
         engine.ctx.config_from_base = not config_from_worktree
-        scope = Scope(change, base_engine, new_only=new_only)
+        scope = Scope(change, base_engine, new_only=new_only, focus=True)
         result = engine.run_change(change, scope)
         result.compared_with = _compared(base_repo)
         result.no_changes = len(change) == 0

@@ -8,7 +8,7 @@ findings about files missing from the touched folders.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import os
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
@@ -16,6 +16,7 @@ from penguin_lint.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.context import Context
 from penguin_lint.finding_cap import cap_findings
 from penguin_lint.findings import ERROR, Finding
+from penguin_lint.focus import leaderboard_focus
 from penguin_lint.repo import SKIPPED_DIRS, Repository
 from penguin_lint.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule
@@ -365,6 +366,12 @@ class Engine:
             e = repo.entry(dep)
             if e is not None and (e.is_dir or e.is_file):
                 add(dep, e.is_dir)
+                if scope.focus and scope.base is not None and dep not in change.touched:
+                    # Checked only for what the change can affect, here and
+                    # in the base alike (focus.py).
+                    s = subjects[dep]
+                    subjects[dep] = replace(s, focus=leaderboard_focus(
+                        s, change, repo.layout, repo, scope.base.repo))
         findings: List[Finding] = []
         files = 0
         unit = None

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.findings import Finding
@@ -123,10 +123,14 @@ class Scope:
     first commit — then every finding is new)."""
 
     def __init__(self, change: Change, base: Optional["Engine"] = None, new_only: bool = False,
-                 folders: Iterable[str] = ()):
+                 folders: Iterable[str] = (), focus: bool = False):
         self.change = change
         self.base = base
         self.new_only = new_only
+        # Whether a dependent leaderboard is checked only for the values the
+        # change can affect (focus.py): in pull-request runs, where the base
+        # subtracts the rest anyway. Path runs check it whole.
+        self.focus = focus
         # folders given on the command line: everything below them is touched
         self.folders = [d for d in folders]
         self.hidden = 0  # older findings in touched files that --new-only left out
@@ -148,7 +152,8 @@ class Scope:
             base = self.base
             entry = base.repo.entry(base_path) if base_path else None
             if base_path == "" or (entry is not None and (entry.is_dir == subject.is_dir)):
-                s = base.subject(base_path, subject.is_dir)
+                # the same part as on this side (focus.py): like with like
+                s = replace(base.subject(base_path, subject.is_dir), focus=subject.focus)
                 for f in base.check(s):
                     got[self._fp.of(f, f.path, base.repo.load(f.path) if _loadable(base, f.path) else None)] += 1
             self._base_prints[base_path] = got

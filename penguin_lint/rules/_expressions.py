@@ -5,7 +5,9 @@ reads ``experiments/<lb>/<experiment_id>/<phase>/summary.yaml``; an operation
 ``{op, args, weights}`` combines its args. This module walks those trees,
 resolves leaves to their experiment files and evaluates expressions, once per
 leaderboard and run (the result is kept in ``ctx.cache``), so the eight rules
-share the work.
+share the work. A leaderboard checked only as a dependent of a change is
+checked in focus (``Expressions.focus``, see focus.py): the rules then look
+only at the values ``tops_in_view`` gives.
 
 Shapes follow the schema (``op`` present: an operation, else a leaf). Whatever
 the schema refuses (wrong types, unknown ops, unsafe ids) is reported by the
@@ -63,8 +65,9 @@ class Leaf:
         self.phase = data.get("phase")
         self.metric = data.get("metric", DEFAULT_METRIC)
         self.metric_given = "metric" in data
-        # Filled by Expressions.resolve(); None/False means unknown or absent.
-        self.resolved = False
+        # Filled by Expressions (resolve() and its earlier stages); None/False
+        # means unknown or absent. ``stage``: how far it got (Expressions.find).
+        self.stage = 0
         self.exp_dir: Optional[str] = None      # set only for a safe experiment id
         self.exp_exists = False
         self.meta_path: Optional[str] = None
@@ -94,12 +97,46 @@ Node = Union[Leaf, Operation, None]
 class Expressions:
     """The parsed ``values`` of one leaderboard, resolved lazily."""
 
-    def __init__(self, ctx, doc, leaderboard: Optional[str], values: list):
+    def __init__(self, ctx, doc, leaderboard: Optional[str], values: list, focus=None):
         self.ctx = ctx
         self.doc = doc
         self.leaderboard = leaderboard
         self.tops: List[Node] = [self._parse(v, ("values", i), 0) for i, v in enumerate(values)]
         self._values: Dict[Path_, Optional[float]] = {}
+        #: a focus.Focus when the leaderboard is checked only as a dependent
+        #: of a change (only the values it covers are looked at), else None
+        self.focus = focus
+        self._view: Optional[List[Tuple[int, Node]]] = None
+
+    # -- focus -----------------------------------------------------------------
+    def in_view(self, top: Node) -> bool:
+        """Whether a top-level value is looked at: always, unless the
+        leaderboard is checked in focus and no leaf of the value reads what
+        the change touched (see focus.py)."""
+        if self.focus is None:
+            return True
+        return any(self.focus.covers(leaf.experiment_id, leaf.phase) for leaf in self.leaves(top))
+
+    def tops_in_view(self) -> List[Tuple[int, Node]]:
+        """(index, value) of the values in view, in document order."""
+        if self._view is None:  # asked by six rules
+            self._view = [(i, top) for i, top in enumerate(self.tops) if self.in_view(top)]
+        return self._view
+
+    def nodes_in_view(self) -> Iterator[Union[Leaf, Operation]]:
+        for _, top in self.tops_in_view():
+            yield from self.nodes(top)
+
+    def labels_may_differ(self) -> bool:
+        """Whether the change can alter the label of any value: always,
+        unless in focus no leaf names an experiment whose label fields the
+        change may have altered (focus.py)."""
+        if self.focus is None:
+            return True
+        relabelled = self.focus.relabelled
+        return bool(relabelled) and any(
+            isinstance(n, Leaf) and isinstance(n.experiment_id, str) and n.experiment_id in relabelled
+            for n in self.all_nodes())
 
     # -- structure -------------------------------------------------------------
     def _parse(self, data, path: Path_, depth: int) -> Node:
@@ -140,41 +177,73 @@ class Expressions:
         return self.pos(node).line
 
     # -- resolution ------------------------------------------------------------
-    def resolve(self, leaf: Leaf) -> Leaf:
-        """Look up the leaf's experiment folder, meta_info.yaml and summary.
-        Ids that are not safe folder names are never joined into a path."""
-        if leaf.resolved:
+    # A leaf is resolved in stages, each reading only what it needs, so that
+    # a rule that needs less does not load more: _FOUND (the experiment
+    # folder, one listing of experiments/<lb>/), _LOCATED (its meta_info.yaml,
+    # phase folder and summary.yaml exist: listings), _META (meta_info.yaml
+    # loaded), _SUMMARY (summary.yaml loaded too).
+    _FOUND, _LOCATED, _META, _SUMMARY = 1, 2, 3, 4
+
+    def find(self, leaf: Leaf) -> Leaf:
+        """Look up the leaf's experiment folder. Ids that are not safe folder
+        names are never joined into a path."""
+        if leaf.stage >= self._FOUND:
             return leaf
-        leaf.resolved = True
+        leaf.stage = self._FOUND
         if self.leaderboard is None:
             return leaf  # a file linted with --kind: there is no experiments folder to look in
         exp = Repository.join(leaf.experiment_id)
         if exp is None:
             return leaf
-        repo, layout = self.ctx.repo, self.ctx.layout
-        leaf.exp_dir = layout.experiment_dir(self.leaderboard, exp)
-        leaf.exp_exists = repo.is_dir(leaf.exp_dir)
+        leaf.exp_dir = self.ctx.layout.experiment_dir(self.leaderboard, exp)
+        leaf.exp_exists = self.ctx.repo.is_dir(leaf.exp_dir)
+        return leaf
+
+    def locate(self, leaf: Leaf) -> Leaf:
+        """``find``, then whether meta_info.yaml, the phase folder and its
+        summary.yaml exist (nothing is loaded)."""
+        if leaf.stage >= self._LOCATED:
+            return leaf
+        self.find(leaf)
+        leaf.stage = self._LOCATED
         if not leaf.exp_exists:
             return leaf
+        repo = self.ctx.repo
         leaf.meta_path = f"{leaf.exp_dir}/meta_info.yaml"
         leaf.meta_exists = repo.is_file(leaf.meta_path)
-        if leaf.meta_exists:
-            doc = self.ctx.valid_doc(leaf.meta_path)
-            leaf.meta = doc.data if doc is not None else None
         if safe_segment(leaf.phase):
             leaf.phase_dir = f"{leaf.exp_dir}/{leaf.phase}"
             leaf.phase_exists = repo.is_dir(leaf.phase_dir)
             leaf.summary_path = f"{leaf.phase_dir}/summary.yaml"
             leaf.summary_exists = repo.is_file(leaf.summary_path)
-            if leaf.summary_exists:
-                doc = self.ctx.valid_doc(leaf.summary_path)
-                leaf.summary = doc.data if doc is not None else None
+        return leaf
+
+    def resolve_meta(self, leaf: Leaf) -> Leaf:
+        """``locate``, then load the experiment's meta_info.yaml."""
+        if leaf.stage >= self._META:
+            return leaf
+        self.locate(leaf)
+        leaf.stage = self._META
+        if leaf.meta_exists:
+            doc = self.ctx.valid_doc(leaf.meta_path)
+            leaf.meta = doc.data if doc is not None else None
+        return leaf
+
+    def resolve(self, leaf: Leaf) -> Leaf:
+        """Everything about the leaf: its folders, meta_info.yaml and summary."""
+        if leaf.stage >= self._SUMMARY:
+            return leaf
+        self.resolve_meta(leaf)
+        leaf.stage = self._SUMMARY
+        if leaf.summary_exists:
+            doc = self.ctx.valid_doc(leaf.summary_path)
+            leaf.summary = doc.data if doc is not None else None
         return leaf
 
     def fields(self, leaf: Leaf) -> Dict[str, Any]:
         """The label fields known for a leaf: harness_name, model_name and
         algorithm from its meta_info.yaml, and its phase."""
-        self.resolve(leaf)
+        self.resolve_meta(leaf)
         out: Dict[str, Any] = {}
         if leaf.meta is not None:
             for f in LABEL_FIELDS:
@@ -190,7 +259,7 @@ class Expressions:
         return n if isinstance(n, int) and not isinstance(n, bool) else None
 
     def benchmark(self, leaf: Leaf) -> Optional[str]:
-        self.resolve(leaf)
+        self.resolve_meta(leaf)
         b = leaf.meta.get("benchmark_id") if leaf.meta is not None else None
         return b if isinstance(b, str) else None
 
@@ -277,13 +346,14 @@ def same_key(value):
 def expressions(subject, ctx) -> Optional[Expressions]:
     """The leaderboard's expressions, built once per run; None when the file
     did not load or has no list of values (other rules report that)."""
-    key = ("leaderboard-expressions", subject.path)
+    key = ("leaderboard-expressions", subject.path, subject.focus)
     if key in ctx.cache:
         return ctx.cache[key]
     result = None
     doc = ctx.valid_doc(subject.path)
     if doc is not None and isinstance(doc.data.get("values"), list):
-        result = Expressions(ctx, doc, subject.groups.get("leaderboard"), doc.data["values"])
+        result = Expressions(ctx, doc, subject.groups.get("leaderboard"), doc.data["values"],
+                             focus=subject.focus)
     ctx.cache[key] = result
     return result
 

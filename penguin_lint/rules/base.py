@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, Iterable, Iterator, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, Optional, Tuple
 
 from penguin_lint.findings import ERROR, WARNING, Finding, Position, Problem
 
@@ -27,6 +27,9 @@ class Subject:
     kind: str
     groups: Dict[str, str] = field(default_factory=dict)
     is_dir: bool = False
+    #: a ``focus.Focus`` when only part of the subject is re-checked (a
+    #: leaderboard checked as a dependent of a change); None: all of it
+    focus: Any = None
 
 
 class Rule:

@@ -28,12 +28,14 @@ class UnresolvedReference(LeaderboardRule):
         if ex is None or ex.leaderboard is None:
             return
         group = ctx.layout.experiments_group(ex.leaderboard)
+        # Every leaf counts for the hint, in focus too (one listing of the
+        # experiments folder); only the leaves in view are judged, each from
+        # its own experiment's folders (focus.py).
         referenced = set()
-        leaves = [n for n in ex.all_nodes() if isinstance(n, Leaf)]
-        for leaf in leaves:
-            ex.resolve(leaf)
-            if leaf.exp_exists:
+        for leaf in ex.all_nodes():
+            if isinstance(leaf, Leaf) and ex.find(leaf).exp_exists:
                 referenced.add(leaf.experiment_id)
+        leaves = [ex.locate(n) for n in ex.nodes_in_view() if isinstance(n, Leaf)]
         for leaf in leaves:
             if leaf.exp_dir is None:
                 continue  # unsafe or not a string: PL202/PL102 report it

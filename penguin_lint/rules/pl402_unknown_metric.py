@@ -24,7 +24,8 @@ class UnknownMetric(LeaderboardRule):
         ex = expressions(subject, ctx)
         if ex is None:
             return
-        for leaf in ex.all_nodes():
+        # A leaf is judged by its own summary: in focus, only the values in view (focus.py).
+        for leaf in ex.nodes_in_view():
             if not isinstance(leaf, Leaf):
                 continue
             ex.resolve(leaf)

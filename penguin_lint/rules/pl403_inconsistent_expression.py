@@ -33,7 +33,9 @@ class InconsistentExpression(LeaderboardRule):
         ex = expressions(subject, ctx)
         if ex is None:
             return
-        for top in ex.tops:
+        # One value's leaves are compared with each other only: in focus,
+        # only the values in view (focus.py).
+        for _, top in ex.tops_in_view():
             leaves = ex.leaves(top)
             if len(leaves) < 2:
                 continue

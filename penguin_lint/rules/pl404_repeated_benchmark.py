@@ -29,7 +29,8 @@ class RepeatedBenchmark(LeaderboardRule):
         ex = expressions(subject, ctx)
         if ex is None:
             return
-        for top in ex.tops:
+        # Repeats are looked for inside one value: in focus, only the values in view (focus.py).
+        for _, top in ex.tops_in_view():
             experiments, benchmarks = {}, {}
             for leaf in ex.leaves(top):
                 exp = leaf.experiment_id

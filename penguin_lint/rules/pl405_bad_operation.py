@@ -45,6 +45,8 @@ class BadOperation(LeaderboardRule):
         ex = expressions(subject, ctx)
         if ex is None:
             return
+        # Whole even in focus (focus.py): it reads the leaderboard file
+        # alone, so it costs no experiment read.
         for node in ex.all_nodes():
             if not isinstance(node, Operation) or node.op not in OPS:
                 continue

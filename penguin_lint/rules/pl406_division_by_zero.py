@@ -30,7 +30,9 @@ class DivisionByZero(LeaderboardRule):
         ex = expressions(subject, ctx)
         if ex is None:
             return
-        for node in ex.all_nodes():
+        # A denominator is evaluated from its own value's summaries: in
+        # focus, only the values in view (focus.py).
+        for node in ex.nodes_in_view():
             if not (isinstance(node, Operation) and node.op == "div"
                     and node.args is not None and len(node.args) == 2):
                 continue  # other arities are PL405's

@@ -34,7 +34,9 @@ class AttemptCountMismatch(LeaderboardRule):
         ex = expressions(subject, ctx)
         if ex is None:
             return
-        for top in ex.tops:
+        # One value's leaves are compared with each other only: in focus,
+        # only the values in view (focus.py).
+        for _, top in ex.tops_in_view():
             first = None
             for leaf in ex.leaves(top):
                 n = ex.n_attempt(leaf)
