@@ -80,8 +80,15 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 def _positions(doc: Document) -> Dict[Tuple[int, int], tuple]:
     """(line, column) -> the deepest key path whose key or value starts there."""
-    doc._ensure_index()
     out: Dict[Tuple[int, int], tuple] = {}
+    tree = doc._tree
+    if tree is not None:  # YAML and JSON: the lean index (loaders/positions.py)
+        for path, (line, column) in tree.starts():
+            key = (line, column)
+            if key not in out or len(path) > len(out[key]):
+                out[key] = path
+        return out
+    doc._ensure_index()
     for table in (doc._keys, doc._values):
         for path, pos in table.items():
             if type(pos) is not tuple and not hasattr(pos, "line"):
@@ -162,29 +169,46 @@ class Scope:
     # -- the verdict -----------------------------------------------------------
     def report(self, subject: "Subject", findings: List[Finding], engine: "Engine") -> List[Finding]:
         """The findings of ``subject`` that the change is blamed for, each
-        with its ``scope`` set."""
-        out: List[Finding] = []
-        counter: Optional[Counter] = None
-        for f in findings:
+        with its ``scope`` set.
+
+        A finding is old when the base has one with the same fingerprint
+        (code, path, key path, message without its numbers). Those left over
+        on both sides are then paired without the key path: a value that
+        moved (a new entry above it in a list) keeps its old findings old,
+        while of two equal messages the one the base had stays old and the
+        other is new."""
+        old = [False] * len(findings)
+        pending = []  # (index, fingerprint, touched)
+        for i, f in enumerate(findings):
             touched = self.touches(f.path)
             f.scope = TOUCHED if touched else DEPENDENT
-            if touched and not self.new_only:
-                out.append(f)
+            if (touched and not self.new_only) or self.base is None:
                 continue
-            if self.base is None:
-                out.append(f)
-                continue
-            if counter is None:
-                counter = Counter(self._base_counter(subject))
             fp = self._fp.of(f, self.change.base_path(f.path),
                              engine.repo.load(f.path) if _loadable(engine, f.path) else None)
-            if counter[fp] > 0:
-                counter[fp] -= 1  # it was there before the change
-                if touched:
+            pending.append((i, fp, touched))
+        if pending:
+            exact = Counter(self._base_counter(subject))
+            unmatched = []
+            for i, fp, touched in pending:
+                if exact[fp] > 0:
+                    exact[fp] -= 1  # it was there before the change
+                    old[i] = True
+                else:
+                    unmatched.append((i, fp))
+            loose = Counter()
+            for fp, n in exact.items():
+                if n > 0:
+                    loose[_without_place(fp)] += n
+            for i, fp in unmatched:
+                key = _without_place(fp)
+                if loose[key] > 0:
+                    loose[key] -= 1
+                    old[i] = True
+            for i, _fp, touched in pending:
+                if old[i] and touched:
                     self.hidden += 1
-                continue
-            out.append(f)
-        return out
+        return [f for i, f in enumerate(findings) if not old[i]]
 
     def forget(self) -> None:
         """Drop what was looked up for the last unit (keeps memory flat)."""
@@ -192,6 +216,11 @@ class Scope:
         self._base_prints.clear()
         if self.base is not None:
             self.base.ctx.reset()
+
+
+def _without_place(fp: tuple) -> tuple:
+    code, path, _where, message = fp
+    return code, path, message
 
 
 def _loadable(engine: "Engine", path: str) -> bool:

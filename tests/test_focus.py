@@ -339,3 +339,43 @@ def test_odd_values_in_a_dependent_board_are_left_to_the_schema_rules(board):
     commit(board)
     run = lint(board, "--diff-base", "main")
     assert board_findings(run) == {("PL402", EXP1_LINE)} and run.code == 1
+
+
+def _two_zero_denominators_on_main(board) -> None:
+    git(board, "checkout", "-q", "main")
+    edit(board, LB, (board / LB).read_text() + indent(dedent("""\
+        - op: div
+          args:
+            - experiment_id: exp-6
+              phase: test
+            - experiment_id: exp-7
+              phase: test
+              metric: zero
+        """), "  "))
+    summary(board, "exp-7", zero=0)
+    commit(board)
+    git(board, "checkout", "-q", "-B", "feature")
+
+
+def test_of_two_equal_findings_in_a_whole_check_the_new_one_is_reported(board):
+    # The board is touched, so it is checked whole: the old PL406 (line 35)
+    # and the new one (its message equal but for nothing) are told apart by
+    # the key path of each.
+    _two_zero_denominators_on_main(board)
+    edit(board, LB, (board / LB).read_text() + "# touched\n")
+    summary(board, "exp-8", speed=0)
+    commit(board)
+    run = lint(board, "--diff-base", "main", "--new-only")
+    assert board_findings(run) == {("PL406", SPEED_LINE)}
+
+
+def test_a_value_added_above_old_debt_leaves_the_debt_old(board):
+    # Every old finding moves down two lines and one list index: matched
+    # again without the key path, none of them is blamed on the change.
+    text = (board / LB).read_text().replace("values:\n", "values:\n  - experiment_id: exp-lone\n    phase: test\n", 1)
+    edit(board, LB, text)
+    commit(board)
+    run = lint(board, "--diff-base", "main", "--new-only")
+    assert board_findings(run) == set()
+    # the debt is there, two lines down
+    assert {(c, line + 2) for c, line in OLD} <= board_findings(lint(board, "--all"))

@@ -181,6 +181,14 @@ class TreePositions:
         t = self.tree
         return self.lines.position(t.start[node], t.end[node])
 
+    def starts(self):
+        """(path, (line, column)) where each key and each value starts."""
+        t, pos = self.tree, self.lines.pos
+        for path, node in t.walk(self.doc.data):
+            if t.kstart[node] >= 0:
+                yield path, pos(t.kstart[node])
+            yield path, pos(t.start[node])
+
     def key(self, path) -> Position:
         node, depth = self.tree.find(self.doc.data, path)
         t = self.tree
