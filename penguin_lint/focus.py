@@ -35,9 +35,8 @@ Rule by rule (PL401-PL408, the rules that read experiments):
   and run whole; PL306 and PL308 run on experiment and phase folders and
   read no other experiment.
 
-A side effect: an old finding out of view is not computed, so a new one
-whose fingerprint happens to equal it (PL406's message differs only in a
-line number) is reported at its own line, not matched against the old one.
+An old finding out of view is not computed at all, on either side: a new
+finding in view is matched only against the base's findings in view.
 
 Checked whole, as before: a leaderboard the change touches, ``--all``, path
 runs (they need not have a base to subtract the rest by), and any change
