@@ -21,6 +21,7 @@ its colon; a scalar spans its text (quotes included, trailing spaces not).
 from __future__ import annotations
 
 import re
+from array import array
 
 from penguin_lint.loaders.document import Document, too_big
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
@@ -35,44 +36,46 @@ _MAX_DEPTH = 48
 # libyaml's limit for a simple key is 1024 characters.
 _MAX_KEY = 1000
 
-# Characters libyaml refuses or counts as line breaks (positions.py), tabs,
-# byte-order marks, and characters outside the Basic Multilingual Plane.
-_BAD_CHAR = re.compile("[^\n\r -~\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
 
 # A plain scalar in block context: not starting with an indicator (a '-'
 # only before a non-space), no ': ' or ' #' inside, no trailing spaces.
+# Every pattern here is an unrolled loop (runs of one class between
+# separators of another), so a line that does not match fails in linear time.
 _PLAIN = (r"(?:[^ \r\n\-?:,\[\]{}#&*!|>'\"%@`]|-(?=[^ \r\n]))"
-          r"(?:[^ \r\n:]|:(?=[^ \r\n])| +(?=[^ \r\n#]))*")
-_SQ = r"'(?:[^'\r\n]|'')*'"
-_DQ = r'"(?:[^"\\\r\n]|\\[^\r\n])*"'
-# A plain key: no ':' at all, no '#' (so no comment can hide in it).
+          r"[^ \r\n:]*(?:(?::(?=[^ \r\n])| +(?=[^ \r\n#]))[^ \r\n:]*)*")
+_SQ = r"'[^'\r\n]*(?:''[^'\r\n]*)*'"
+_DQ = r'"[^"\\\r\n]*(?:\\[^\r\n][^"\\\r\n]*)*"'
+# A plain key: no ':' at all, no '#' (so no comment can hide in it), not '<<'.
 _KEY = r"[^ \r\n\-?:,\[\]{}#&*!|>'\"%@`<][^ \r\n:#]*(?: +[^ \r\n:#]+)*"
-# One line: indentation, an optional '- ', an optional 'key:', an optional
-# value (quoted, a one-line flow collection without nesting, or plain), an
-# optional comment after a space.
+# One line, every character in a group: indentation, '- ', key, ': ',
+# value (quoted, plain, or a one-line flow collection without nesting), and
+# the rest (spaces, a comment after a space, the line break).
 _LINE = re.compile(
-    r"( *)(?:(-)(?: +|(?=\r?\n|\Z)))?"
-    r"(?:(" + _KEY + r"):(?: +|(?=\r?\n|\Z)))?"
+    r"( *)"
+    r"((?:-(?: +|(?=\r?\n|\Z)))?)"
+    r"(?:(" + _KEY + r")(:(?: +|(?=\r?\n|\Z))))?"
     r"(" + _SQ + "|" + _DQ + r"|\[[^\[\]{}\r\n#]*\]|\{[^\[\]{}\r\n#]*\}|" + _PLAIN + ")?"
-    r" *(?:(?<![^ \n])#[^\r\n]*)?\r?(?:\n|\Z)")
+    r"( *(?:(?<![^ \n])#[^\r\n]*)?\r?(?:\n|\Z))")
 
-# Inside a one-line flow collection: a plain scalar also stops at ',[]{}'
-# and may hold no ':' or '#'.
+# Inside a one-line flow collection a plain scalar also stops at ',[]{}',
+# and holds no ':', '#' or quote.
 _FCH = r"[^ \r\n:,\[\]{}#'\"]"
-_FPLAIN = r"(?:[^ \r\n\-?:,\[\]{}#&*!|>'\"%@`]|-(?=" + _FCH + "))(?:" + _FCH + "| +(?=" + _FCH + "))*"
+_FPLAIN = r"(?:[^ \r\n\-?:,\[\]{}#&*!|>'\"%@`]|-(?=" + _FCH + "))" + _FCH + "*(?: +" + _FCH + "+)*"
 _FLOW_ITEM = re.compile(r" *(?:(" + _SQ + ")|(" + _DQ + ")|(" + _FPLAIN + r")) *([,\]])")
-_FLOW_PAIR = re.compile(r" *(" + _FPLAIN + "): +(?:(" + _SQ + ")|(" + _DQ + ")|(" + _FPLAIN
-                        + r")) *([,}])")
+_FLOW_PAIR = re.compile(r" *(" + _FPLAIN + "): +(?:(" + _SQ + ")|(" + _DQ + ")|(" + _FPLAIN + r")) *([,}])")
+
+_DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+\Z")
 
 _ESCAPES = {"0": "\0", "a": "\x07", "b": "\x08", "t": "\t", "n": "\n", "v": "\x0b", "f": "\x0c",
             "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
             "_": "\xa0", "L": "\u2028", "P": "\u2029"}
 _ESCAPE = re.compile(r"\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
 
-# Plain scalar text -> (value, flag), shared by every file (values are
+# Plain scalar text -> (value, flag), shared by every file (the values are
 # immutable): data files repeat their values ("test", "mean", 0.5) a lot.
 _typed: dict = {}
 _MAX_TYPED = 20000
+_MAX_TYPED_TEXT = 100
 
 
 class _Decline(Exception):
@@ -106,6 +109,9 @@ def _plain(v: str):
         return hit
     if v.isdigit() and v.isascii() and len(v) < 19 and (v[0] != "0" or len(v) == 1):
         hit = (int(v), _TYPED)
+    elif len(v) < 300 and _DECIMAL.match(v):
+        # what YAML 1.1 reads as a float first, short of overflowing one
+        hit = (float(v), _TYPED)
     else:
         tag = _resolve_plain(v)
         if tag == STR:
@@ -116,165 +122,226 @@ def _plain(v: str):
             except Exception:  # the event loop reports it (too large, ...)
                 raise _Decline from None
             if tag == FLOAT and value != value or value in (_INF, -_INF) or too_big(value):
-                raise _Decline  # rare: the event loop records the path
+                raise _Decline  # rare: the event loop records its path in doc.nonfinite
             hit = (value, _TYPED)
-    if len(_typed) >= _MAX_TYPED:
-        _typed.clear()
-    _typed[v] = hit
+    if len(v) <= _MAX_TYPED_TEXT:
+        if len(_typed) >= _MAX_TYPED:
+            _typed.clear()
+        _typed[v] = hit
     return hit
 
 
 def load_fast(text: str, path: str):
     """The Document of ``text`` if it is in the subset, else None."""
     n = len(text)
-    if not n or n > MAX_TEXT or _BAD_CHAR.search(text) is not None:
+    if not n or n > MAX_TEXT:
         return None
-    if "\r" in text and text.count("\r") != text.count("\r\n"):
-        return None  # a lone CR is a break to libyaml, not to editors
+    # Printable characters only, besides line ends: no tab, no control
+    # character libyaml refuses, no lone CR, NEL or U+2028/U+2029 (breaks to
+    # libyaml, not to editors: positions.py), no byte-order mark, no
+    # non-breaking or other unusual space.
+    if not text.replace("\r\n", "").replace("\n", "").isprintable():
+        return None
     if text.startswith(("---", "...")) or "\n---" in text or "\n..." in text:
         return None
     try:
         return _load(text, path, n)
-    except _Decline:
+    except (_Decline, IndexError):  # IndexError: more nodes than the arrays were sized for
         return None
 
 
 def _load(text: str, path: str, n: int):
-    tree = PositionTree(n)
-    starts, ends, kstarts, kends = tree.start, tree.end, tree.kstart, tree.kend
-    firsts, nexts, flags = tree.first, tree.next, tree.flags
-    add_start, add_end, add_kstart, add_kend = starts.append, ends.append, kstarts.append, kends.append
-    add_first, add_next, add_flag = firsts.append, nexts.append, flags.append
+    # The index's arrays, sized for the most nodes the text can hold: three
+    # a line ('- key: [' opens two containers), one more per flow item.
+    cap = 4 * text.count("\n") + text.count(",") + 8
+    minus = array("i", (-1,))
+    S, E, KS, KE, F, NX = minus * cap, minus * cap, minus * cap, minus * cap, minus * cap, minus * cap
+    FL = bytearray(cap)
+    cnt = 0
     match = _LINE.match
+    typed_get = _typed.get
     plain = _plain
 
     # Open block collections, innermost last: [is_map, column, node,
-    # container, last child node, indentless sequence].
+    # container, last child node, indentless sequence]; top is the last.
     stack = []
+    top = None
+    tmap = tind = False
+    tcol = -1
     root = None
-    # key:, value on the following lines: (key, key start, key end, colon end)
+    # 'key:' or '-' with the value on the next lines: (key, or -1 for an
+    # item, key start, key end, where libyaml would put a null)
     pending = None
-    pos = 0
-    line_start = 0
-    while pos < n:
-        m = match(text, pos)
+    ls = 0
+    while ls < n:
+        m = match(text, ls)
         if m is None:
             raise _Decline
-        line_start, pos = pos, m.end()
-        _, dash, key, val = m.groups()
-        if key is None and val is None:
-            if dash is not None:
-                raise _Decline  # '-' alone: its item is on the next lines
+        ind, dash, key, colon, val, _ = m.groups("")
+        col = len(ind)
+        p = ls + col  # the line's first character: '-', a key or a value
+        line_start, ls = ls, m.end()
+        if not key and not val and not dash:
             continue  # blank or comment
-        p = m.end(1)  # first character: '-', a key or a value
-        col = p - line_start
-        if not stack:
-            if root is not None:
-                raise _Decline  # something after the top collection ended
-            if dash is not None:
-                root = []
-            elif key is not None:
-                root = {}
-            else:
-                raise _Decline  # a bare scalar or flow collection
-            add_start(p), add_end(-1), add_kstart(-1), add_kend(-1), add_first(-1), add_next(-1), add_flag(0)
-            stack.append([dash is None, col, 0, root, -1, False])
-            top = stack[-1]
-        elif pending is not None:
-            top = stack[-1]
-            pkey, ks, ke, ce = pending
-            pending = None
-            if col > top[1] or (col == top[1] and dash is not None):
-                # the key's value is a block collection starting on this line
-                if len(stack) >= _MAX_DEPTH:
-                    raise _Decline
-                node = len(starts)
-                add_start(p), add_end(-1), add_kstart(ks), add_kend(ke), add_first(-1), add_next(-1), add_flag(0)
-                if top[4] == -1:
-                    firsts[top[2]] = node
-                else:
-                    nexts[top[4]] = node
-                top[4] = node
-                value = [] if dash is not None else {}
-                top[3][pkey] = value
-                top = [dash is None, col, node, value, -1, col == top[1]]
-                stack.append(top)
-            else:
-                _child(top, pkey, None, ce, ce, ks, ke, _TYPED,
-                       starts, add_start, add_end, add_kstart, add_kend, add_first, add_next, add_flag, firsts, nexts)
-                top = _close(stack, col, dash, p, ends)
-        else:
-            top = _close(stack, col, dash, p, ends)
 
-        if not top[0]:  # a sequence: this line is one of its items
-            if dash is None:
-                raise _Decline
-            seq = top[3]
-            if key is not None:
-                # '- key: ...': a mapping starts at the key
-                if len(stack) >= _MAX_DEPTH:
-                    raise _Decline
-                kp = m.start(3)
-                node = len(starts)
-                add_start(kp), add_end(-1), add_kstart(-1), add_kend(-1), add_first(-1), add_next(-1), add_flag(0)
-                if top[4] == -1:
-                    firsts[top[2]] = node
-                else:
-                    nexts[top[4]] = node
-                top[4] = node
-                value = {}
-                seq.append(value)
-                top = [True, kp - line_start, node, value, -1, False]
+        if pending is not None or col != tcol or (tind and not dash):
+            if top is None:
+                if not dash and not key:
+                    raise _Decline  # a bare scalar or flow collection
+                root = [] if dash else {}
+                S[0] = p
+                cnt = 1
+                top = [not dash, col, 0, root, -1, False]
                 stack.append(top)
+                tmap, tcol, tind = not dash, col, False
             else:
-                vs, ve = m.span(4)
+                opened = False
+                if pending is not None:
+                    pkey, pks, pke, mark = pending
+                    pending = None
+                    node = cnt
+                    cnt += 1
+                    KS[node], KE[node] = pks, pke
+                    last = top[4]
+                    if last < 0:
+                        F[top[2]] = node
+                    else:
+                        NX[last] = node
+                    top[4] = node
+                    if col > tcol or (tmap and col == tcol and dash):
+                        # the key's value is a block collection starting here
+                        if len(stack) >= _MAX_DEPTH:
+                            raise _Decline
+                        S[node] = p
+                        value = [] if dash else {}
+                        top[3][pkey] = value
+                        top = [not dash, col, node, value, -1, col == tcol]
+                        stack.append(top)
+                        tmap, tind, tcol = not dash, col == tcol, col
+                        opened = True
+                    else:
+                        # a null, where libyaml puts it: just after the ':' or '-'
+                        S[node] = E[node] = mark
+                        FL[node] = _TYPED
+                if not opened:
+                    # close what this line's indentation leaves
+                    while tcol > col or (tind and tcol == col and not dash):
+                        E[top[2]] = p
+                        stack.pop()
+                        if not stack:
+                            raise _Decline
+                        top = stack[-1]
+                        tmap, tcol, tind = top[0], top[1], top[5]
+                    if tcol != col:
+                        raise _Decline  # indentation that matches no open collection
+
+        if tmap:
+            if dash or not key:
+                raise _Decline  # a '-' or a scalar where a key belongs
+            ks = p
+        else:
+            if not dash:
+                raise _Decline
+            ks = p + len(dash)
+            if not key:
+                if not val:
+                    pending = (-1, -1, -1, p + 1)
+                    top[3].append(None)  # holds the item's place
+                    continue
+                # '- value'
+                ve = ks + len(val)
+                node = cnt
+                cnt += 1
+                S[node], E[node] = ks, ve
+                last = top[4]
+                if last < 0:
+                    F[top[2]] = node
+                else:
+                    NX[last] = node
+                top[4] = node
                 c = val[0]
                 if c == "[" or c == "{":
-                    seq.append(_flow(text, top, None, vs, ve, -1, -1, starts, add_start, add_end, add_kstart,
-                                     add_kend, add_first, add_next, add_flag, firsts, nexts))
-                    continue
-                if c == "'" or c == '"':
-                    value, flag = _quoted(val), 0
+                    value, cnt = _flow(text, ks, ve, node, S, E, KS, KE, F, NX, FL, cnt)
+                elif c == "'" or c == '"':
+                    value = _quoted(val)
                 else:
-                    value, flag = plain(val)
-                seq.append(value)
-                _child(top, None, None, vs, ve, -1, -1, flag,
-                       starts, add_start, add_end, add_kstart, add_kend, add_first, add_next, add_flag, firsts, nexts)
+                    hit = typed_get(val) or plain(val)
+                    value = hit[0]
+                    FL[node] = hit[1]
+                top[3].append(value)
                 continue
-        elif dash is not None or key is None:
-            raise _Decline  # a '-' or a scalar where a key belongs
+            # '- key: ...': a mapping starts at the key
+            if len(stack) >= _MAX_DEPTH:
+                raise _Decline
+            node = cnt
+            cnt += 1
+            S[node] = ks
+            last = top[4]
+            if last < 0:
+                F[top[2]] = node
+            else:
+                NX[last] = node
+            top[4] = node
+            value = {}
+            top[3].append(value)
+            tcol = ks - line_start
+            top = [True, tcol, node, value, -1, False]
+            stack.append(top)
+            tmap, tind = True, False
+
         # key: [value]
         mapping = top[3]
         if key in mapping or len(key) > _MAX_KEY:
             raise _Decline  # a duplicate key is the event loop's to report
-        ks, ke = m.span(3)
-        if val is None:
+        ke = ks + len(key)
+        if not val:
             pending = (key, ks, ke, ke + 1)
             mapping[key] = None  # holds the key's place
             continue
-        vs, ve = m.span(4)
+        vs = ke + len(colon)
+        ve = vs + len(val)
+        node = cnt
+        cnt += 1
+        S[node], E[node], KS[node], KE[node] = vs, ve, ks, ke
+        last = top[4]
+        if last < 0:
+            F[top[2]] = node
+        else:
+            NX[last] = node
+        top[4] = node
         c = val[0]
         if c == "[" or c == "{":
-            mapping[key] = _flow(text, top, key, vs, ve, ks, ke, starts, add_start, add_end, add_kstart,
-                                 add_kend, add_first, add_next, add_flag, firsts, nexts)
-            continue
-        if c == "'" or c == '"':
-            value, flag = _quoted(val), 0
+            value, cnt = _flow(text, vs, ve, node, S, E, KS, KE, F, NX, FL, cnt)
+        elif c == "'" or c == '"':
+            value = _quoted(val)
         else:
-            value, flag = plain(val)
+            hit = typed_get(val) or plain(val)
+            value = hit[0]
+            FL[node] = hit[1]
         mapping[key] = value
-        _child(top, None, None, vs, ve, ks, ke, flag,
-               starts, add_start, add_end, add_kstart, add_kend, add_first, add_next, add_flag, firsts, nexts)
 
     if root is None:
         raise _Decline  # empty, or comments only
     if pending is not None:
-        pkey, ks, ke, ce = pending
-        _child(stack[-1], pkey, None, ce, ce, ks, ke, _TYPED,
-               starts, add_start, add_end, add_kstart, add_kend, add_first, add_next, add_flag, firsts, nexts)
+        pkey, pks, pke, mark = pending
+        node = cnt
+        cnt += 1
+        S[node] = E[node] = mark
+        KS[node], KE[node] = pks, pke
+        FL[node] = _TYPED
+        last = top[4]
+        if last < 0:
+            F[top[2]] = node
+        else:
+            NX[last] = node
     for frame in stack:
-        ends[frame[2]] = n
+        E[frame[2]] = n
 
+    tree = PositionTree(n)
+    for a in (S, E, KS, KE, F, NX):
+        del a[cnt:]
+    del FL[cnt:]
+    tree.start, tree.end, tree.kstart, tree.kend, tree.first, tree.next, tree.flags = S, E, KS, KE, F, NX, FL
     doc = Document(path, "yaml")
     doc.text = text
     doc.set_tree(TreePositions(tree, LineIndex(text), doc))
@@ -284,75 +351,51 @@ def _load(text: str, path: str, n: int):
     return doc
 
 
-def _child(frame, key, value, s, e, ks, ke, flag,
-           starts, add_start, add_end, add_kstart, add_kend, add_first, add_next, add_flag, firsts, nexts):
-    """Add a scalar's node under ``frame`` (and its value, when ``key`` is given)."""
-    node = len(starts)
-    add_start(s), add_end(e), add_kstart(ks), add_kend(ke), add_first(-1), add_next(-1), add_flag(flag)
-    if frame[4] == -1:
-        firsts[frame[2]] = node
-    else:
-        nexts[frame[4]] = node
-    frame[4] = node
-    if key is not None:
-        frame[3][key] = value
-    return node
-
-
-def _close(stack, col, dash, p, ends):
-    """End the collections a line at ``col`` leaves; the one it continues."""
-    while stack:
-        top = stack[-1]
-        if top[1] > col or (top[5] and top[1] == col and dash is None):
-            ends[top[2]] = p
-            stack.pop()
-        else:
-            break
-    if not stack or stack[-1][1] != col:
-        raise _Decline  # indentation that matches no open collection
-    return stack[-1]
-
-
-def _flow(text, frame, key, vs, ve, ks, ke, starts, add_start, add_end, add_kstart, add_kend,
-          add_first, add_next, add_flag, firsts, nexts):
-    """A one-line flow sequence or mapping of scalars spanning [vs, ve)."""
-    node = _child(frame, None, None, vs, ve, ks, ke, 0,
-                  starts, add_start, add_end, add_kstart, add_kend, add_first, add_next, add_flag, firsts, nexts)
+def _flow(text, vs, ve, fnode, S, E, KS, KE, F, NX, FL, cnt):
+    """The scalars of the one-line flow collection at [vs, ve) (node
+    ``fnode``) into the index: (its value, the next free node)."""
     is_map = text[vs] == "{"
     container = {} if is_map else []
-    holder = [is_map, None, node, container, -1]  # a frame, for _child
-    p = vs + 1
-    close = ve - 1
-    if text[p:close].strip(" ") == "":
-        return container
+    if not text[vs + 1:ve - 1].strip(" "):
+        return container, cnt
     item = _FLOW_PAIR.match if is_map else _FLOW_ITEM.match
+    off = 2 if is_map else 1  # the group of a single-quoted value
+    p = vs + 1
+    prev = -1
     while True:
         m = item(text, p, ve)
         if m is None:
             raise _Decline
+        g = m.groups()
+        node = cnt
+        cnt += 1
         if is_map:
-            k = m.group(1)
-            if k in container or k == "<<":
+            k = g[0]
+            if k in container or k == "<<" or len(k) > _MAX_KEY:
                 raise _Decline
-            qs = m.group(2) or m.group(3)
-            g, fks, fke = 2 if m.group(2) else 3 if m.group(3) else 4, m.start(1), m.end(1)
+            KS[node], KE[node] = m.span(1)
+        if g[off - 1] is not None:
+            gi = off
+            value = _quoted(g[off - 1])
+        elif g[off] is not None:
+            gi = off + 1
+            value = _quoted(g[off])
         else:
-            qs = m.group(1) or m.group(2)
-            g, fks, fke = 1 if m.group(1) else 2 if m.group(2) else 3, -1, -1
-        raw = m.group(g)
-        if qs is not None:
-            value, flag = _quoted(raw), 0
+            gi = off + 2
+            value, FL[node] = _plain(g[off + 1])
+        S[node], E[node] = m.span(gi)
+        if prev < 0:
+            F[fnode] = node
         else:
-            value, flag = _plain(raw)
+            NX[prev] = node
+        prev = node
         if is_map:
             container[k] = value
         else:
             container.append(value)
-        _child(holder, None, None, m.start(g), m.end(g), fks, fke, flag,
-               starts, add_start, add_end, add_kstart, add_kend, add_first, add_next, add_flag, firsts, nexts)
         p = m.end()
-        if text[p - 1] != ",":
+        if g[-1] != ",":
             break
     if p != ve:
         raise _Decline
-    return container
+    return container, cnt
