@@ -21,7 +21,6 @@ its colon; a scalar spans its text (quotes included, trailing spaces not).
 from __future__ import annotations
 
 import re
-from array import array
 
 from penguin_lint.loaders.document import Document, too_big
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
@@ -71,11 +70,15 @@ _ESCAPES = {"0": "\0", "a": "\x07", "b": "\x08", "t": "\t", "n": "\n", "v": "\x0
             "_": "\xa0", "L": "\u2028", "P": "\u2029"}
 _ESCAPE = re.compile(r"\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
 
-# Plain scalar text -> (value, flag), shared by every file (the values are
-# immutable): data files repeat their values ("test", "mean", 0.5) a lot.
+# Plain scalar text -> (value, flag), and line text -> what the line holds
+# (_scan), shared by every file (the values are immutable): data files
+# repeat their lines ("    score: 0.25") and values ("test", 0.5) a lot.
 _typed: dict = {}
 _MAX_TYPED = 20000
 _MAX_TYPED_TEXT = 100
+_lines: dict = {}
+_MAX_LINES = 50000
+_MAX_LINE_TEXT = 200
 
 
 class _Decline(Exception):
@@ -154,13 +157,12 @@ def _load(text: str, path: str, n: int):
     # The index's arrays, sized for the most nodes the text can hold: three
     # a line ('- key: [' opens two containers), one more per flow item.
     cap = 4 * text.count("\n") + text.count(",") + 8
-    minus = array("i", (-1,))
+    minus = [-1]
     S, E, KS, KE, F, NX = minus * cap, minus * cap, minus * cap, minus * cap, minus * cap, minus * cap
     FL = bytearray(cap)
     cnt = 0
-    match = _LINE.match
-    typed_get = _typed.get
-    plain = _plain
+    find = text.find
+    lines_get = _lines.get
 
     # Open block collections, innermost last: [is_map, column, node,
     # container, last child node, indentless sequence]; top is the last.
@@ -174,15 +176,17 @@ def _load(text: str, path: str, n: int):
     pending = None
     ls = 0
     while ls < n:
-        m = match(text, ls)
-        if m is None:
-            raise _Decline
-        ind, dash, key, colon, val, _ = m.groups("")
-        col = len(ind)
-        p = ls + col  # the line's first character: '-', a key or a value
-        line_start, ls = ls, m.end()
-        if not key and not val and not dash:
+        e = find("\n", ls) + 1 or n
+        line = text[ls:e]
+        rec = lines_get(line)
+        if rec is None:
+            rec = _scan(line)
+        col, dash, key, ksr, ker, vsr, ver, kind, value, flag = rec
+        line_start = ls
+        ls = e
+        if col < 0:
             continue  # blank or comment
+        p = line_start + col  # the line's first character: '-', a key or a value
 
         if pending is not None or col != tcol or (tind and not dash):
             if top is None:
@@ -213,9 +217,9 @@ def _load(text: str, path: str, n: int):
                         if len(stack) >= _MAX_DEPTH:
                             raise _Decline
                         S[node] = p
-                        value = [] if dash else {}
-                        top[3][pkey] = value
-                        top = [not dash, col, node, value, -1, col == tcol]
+                        container = [] if dash else {}
+                        top[3][pkey] = container
+                        top = [not dash, col, node, container, -1, col == tcol]
                         stack.append(top)
                         tmap, tind, tcol = not dash, col == tcol, col
                         opened = True
@@ -238,36 +242,28 @@ def _load(text: str, path: str, n: int):
         if tmap:
             if dash or not key:
                 raise _Decline  # a '-' or a scalar where a key belongs
-            ks = p
         else:
             if not dash:
                 raise _Decline
-            ks = p + len(dash)
             if not key:
-                if not val:
+                if not kind:
                     pending = (-1, -1, -1, p + 1)
                     top[3].append(None)  # holds the item's place
                     continue
                 # '- value'
-                ve = ks + len(val)
                 node = cnt
                 cnt += 1
-                S[node], E[node] = ks, ve
+                S[node], E[node] = line_start + vsr, line_start + ver
                 last = top[4]
                 if last < 0:
                     F[top[2]] = node
                 else:
                     NX[last] = node
                 top[4] = node
-                c = val[0]
-                if c == "[" or c == "{":
-                    value, cnt = _flow(text, ks, ve, node, S, E, KS, KE, F, NX, FL, cnt)
-                elif c == "'" or c == '"':
-                    value = _quoted(val)
-                else:
-                    hit = typed_get(val) or plain(val)
-                    value = hit[0]
-                    FL[node] = hit[1]
+                if kind == 2:
+                    value, cnt = _flow(text, line_start + vsr, line_start + ver, node, S, E, KS, KE, F, NX, FL, cnt)
+                elif flag:
+                    FL[node] = flag
                 top[3].append(value)
                 continue
             # '- key: ...': a mapping starts at the key
@@ -275,49 +271,42 @@ def _load(text: str, path: str, n: int):
                 raise _Decline
             node = cnt
             cnt += 1
-            S[node] = ks
+            S[node] = line_start + ksr
             last = top[4]
             if last < 0:
                 F[top[2]] = node
             else:
                 NX[last] = node
             top[4] = node
-            value = {}
-            top[3].append(value)
-            tcol = ks - line_start
-            top = [True, tcol, node, value, -1, False]
+            container = {}
+            top[3].append(container)
+            tcol = ksr
+            top = [True, tcol, node, container, -1, False]
             stack.append(top)
             tmap, tind = True, False
 
         # key: [value]
         mapping = top[3]
-        if key in mapping or len(key) > _MAX_KEY:
+        if key in mapping:
             raise _Decline  # a duplicate key is the event loop's to report
-        ke = ks + len(key)
-        if not val:
+        ks, ke = line_start + ksr, line_start + ker
+        if not kind:
             pending = (key, ks, ke, ke + 1)
             mapping[key] = None  # holds the key's place
             continue
-        vs = ke + len(colon)
-        ve = vs + len(val)
         node = cnt
         cnt += 1
-        S[node], E[node], KS[node], KE[node] = vs, ve, ks, ke
+        S[node], E[node], KS[node], KE[node] = line_start + vsr, line_start + ver, ks, ke
         last = top[4]
         if last < 0:
             F[top[2]] = node
         else:
             NX[last] = node
         top[4] = node
-        c = val[0]
-        if c == "[" or c == "{":
-            value, cnt = _flow(text, vs, ve, node, S, E, KS, KE, F, NX, FL, cnt)
-        elif c == "'" or c == '"':
-            value = _quoted(val)
-        else:
-            hit = typed_get(val) or plain(val)
-            value = hit[0]
-            FL[node] = hit[1]
+        if kind == 2:
+            value, cnt = _flow(text, line_start + vsr, line_start + ver, node, S, E, KS, KE, F, NX, FL, cnt)
+        elif flag:
+            FL[node] = flag
         mapping[key] = value
 
     if root is None:
@@ -338,10 +327,14 @@ def _load(text: str, path: str, n: int):
         E[frame[2]] = n
 
     tree = PositionTree(n)
-    for a in (S, E, KS, KE, F, NX):
-        del a[cnt:]
+    tree.start.fromlist(S[:cnt])
+    tree.end.fromlist(E[:cnt])
+    tree.kstart.fromlist(KS[:cnt])
+    tree.kend.fromlist(KE[:cnt])
+    tree.first.fromlist(F[:cnt])
+    tree.next.fromlist(NX[:cnt])
     del FL[cnt:]
-    tree.start, tree.end, tree.kstart, tree.kend, tree.first, tree.next, tree.flags = S, E, KS, KE, F, NX, FL
+    tree.flags = FL
     doc = Document(path, "yaml")
     doc.text = text
     doc.set_tree(TreePositions(tree, LineIndex(text), doc))
@@ -349,6 +342,46 @@ def _load(text: str, path: str, n: int):
     doc.data = root
     doc.parsed = True
     return doc
+
+
+_BLANK = (-1, False, "", 0, 0, 0, 0, 0, None, 0)
+
+
+def _scan(line: str):
+    """What one line holds, as (column, has '-', key, key start, key end,
+    value start, value end (offsets in the line), kind of value: 0 none,
+    1 scalar, 2 flow collection, the scalar's value, its flag)."""
+    m = _LINE.match(line)
+    if m is None:
+        raise _Decline
+    ind, dash, key, colon, val, _ = m.groups("")
+    col = len(ind)
+    if not key and not val and not dash:
+        rec = _BLANK
+    else:
+        if len(key) > _MAX_KEY:
+            raise _Decline
+        ksr = col + len(dash)
+        ker = ksr + len(key)
+        vsr = ker + len(colon)
+        ver = vsr + len(val)
+        value, flag = None, 0
+        if not val:
+            kind = 0
+        elif val[0] == "[" or val[0] == "{":
+            kind = 2
+        else:
+            kind = 1
+            if val[0] == "'" or val[0] == '"':
+                value = _quoted(val)
+            else:
+                value, flag = _plain(val)
+        rec = (col, bool(dash), key, ksr, ker, vsr, ver, kind, value, flag)
+    if len(line) <= _MAX_LINE_TEXT:
+        if len(_lines) >= _MAX_LINES:
+            _lines.clear()
+        _lines[line] = rec
+    return rec
 
 
 def _flow(text, vs, ve, fnode, S, E, KS, KE, F, NX, FL, cnt):
