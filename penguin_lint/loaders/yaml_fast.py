@@ -77,7 +77,7 @@ _typed: dict = {}
 _MAX_TYPED = 20000
 _MAX_TYPED_TEXT = 100
 _lines: dict = {}
-_MAX_LINES = 50000
+_MAX_LINES = 20000
 _MAX_LINE_TEXT = 200
 
 
