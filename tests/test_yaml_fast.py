@@ -232,6 +232,13 @@ def test_declines_what_it_cannot_prove(text):
     assert load_fast(text, "f.yaml") is None
 
 
+def test_value_budget_is_the_event_loops(monkeypatch):
+    monkeypatch.setattr(yaml_loader, "MAX_VALUES", 1000)
+    doc = load_bytes(("x: [" + "1, " * 1500 + "1]\n").encode(), "test/attempt-1.yaml")
+    [p] = doc.problems
+    assert p.code == "PL001" and p.message.endswith("more than 1,000 values in one file")
+
+
 def test_duplicate_keys_still_reported_through_load_yaml():
     doc = load_yaml("a: 1\nb: 2\na: 3\n", "f.yaml")
     assert [(p.code, p.pos.line) for p in doc.problems] == [("PL002", 3)]

@@ -24,6 +24,7 @@ import re
 
 from penguin_lint.loaders.document import Document, too_big
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
+from penguin_lint.loaders import yaml_loader as _events
 from penguin_lint.loaders.yaml_loader import (
     _INF, _NUMERIC_START, _NUMERIC_TEXT, _TYPED, FLOAT, INT, STR, _construct, _Implicit, _resolve_plain,
 )
@@ -154,8 +155,9 @@ def load_fast(text: str, path: str):
 
 
 def _load(text: str, path: str, n: int):
-    # The index's arrays, sized for the most nodes the text can hold: three
-    # a line ('- key: [' opens two containers), one more per flow item.
+    # The index's arrays, sized for the most nodes the text can hold: four a
+    # line ('- key:' opens a mapping and a value, a line's '-' or 'key:' can
+    # end the one before), one more per flow item.
     cap = 4 * text.count("\n") + text.count(",") + 8
     minus = [-1]
     S, E, KS, KE, F, NX = minus * cap, minus * cap, minus * cap, minus * cap, minus * cap, minus * cap
@@ -325,6 +327,8 @@ def _load(text: str, path: str, n: int):
             NX[last] = node
     for frame in stack:
         E[frame[2]] = n
+    if cnt >= min(_events.MAX_VALUES, _events.MAX_CONTAINERS):
+        raise _Decline  # near a budget: the event loop words the finding
 
     tree = PositionTree(n)
     tree.start.fromlist(S[:cnt])
