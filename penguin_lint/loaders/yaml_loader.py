@@ -156,6 +156,14 @@ def _sexagesimal_float(value: str) -> float:
 
 
 def load_yaml(text: str, path: str) -> Document:
+    """The Document of a YAML text: through the fast path (yaml_fast.py) when
+    the text is in the subset it reads exactly, else through the event loop."""
+    doc = _fast.load_fast(text, path)
+    return doc if doc is not None else load_yaml_events(text, path)
+
+
+def load_yaml_events(text: str, path: str) -> Document:
+    """The Document of any YAML text, from libyaml's event stream."""
     doc = Document(path, "yaml")
     doc.text = text
     lines = LineIndex(text)
@@ -423,3 +431,7 @@ def _failed(doc: Document) -> Document:
 
 def _short(tag: str) -> str:
     return "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+
+
+# At the end: yaml_fast takes its scalar typing from this module.
+from penguin_lint.loaders import yaml_fast as _fast  # noqa: E402
