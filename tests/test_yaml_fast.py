@@ -187,7 +187,7 @@ def test_clean_subset_texts_take_the_fast_path(text):
 
 
 @pytest.mark.parametrize("value, expected", [
-    ("yes", True), ("No", False), ("on", True), ("1_000", 1000), ("0x1F", 31), ("010", 10), ("1:30", 90),
+    ("yes", True), ("No", False), ("on", True), ("1_000", 1000), ("0x1F", 31), ("010", 8), ("1:30", 90),
     ("1:30.5", 90.5), ("~", None), ("null", None), ("2024-01-01", "2024-01-01"), ("1e3", "1e3"),
     ("0.", 0.0), ("+1", 1), ("6.9e+1", 69.0), ("'it''s'", "it's"), ('"a\\"b\\u00e9"', 'a"bé'),
     ("a b  c", "a b  c"), ("http://x/y?a=1#frag", "http://x/y?a=1#frag"),
@@ -352,3 +352,15 @@ def test_real_world_files_are_read_alike():
     files = _yaml_files(REALWORLD)
     assert files
     assert _compare_files(files) >= 1
+
+
+@pytest.mark.parametrize("value", ["010", "0777", "00", "0", "7", "08", "0x1F", "0b101", "1_000", "-010", "+010"])
+def test_integers_read_as_pyyaml_reads_them(value):
+    # what the repository's own tools get from yaml.safe_load (YAML 1.1: 010 is octal 8)
+    import yaml
+
+    from penguin_lint.loaders.yaml_loader import load_yaml_events
+
+    expected = yaml.safe_load(f"k: {value}\n")["k"]
+    for doc in (load_yaml(f"k: {value}\n", "f.yaml"), load_yaml_events(f"k: {value}\n", "f.yaml")):
+        assert same(doc.data["k"], expected), (value, doc.data["k"], expected)

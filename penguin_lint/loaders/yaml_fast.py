@@ -122,7 +122,7 @@ def _plain(v: str):
             hit = (v, _NUMERIC_TEXT if v[:1] in _NUMERIC_START else 0)
         else:
             try:
-                value = int(v) if tag == INT and v.isdigit() else _construct(tag, v)
+                value = int(v) if tag == INT and v.isdigit() and (v[0] != "0" or len(v) == 1) else _construct(tag, v)
             except Exception:  # the event loop reports it (too large, ...)
                 raise _Decline from None
             if tag == FLOAT and value != value or value in (_INF, -_INF) or too_big(value):

@@ -240,7 +240,8 @@ def load_yaml_events(text: str, path: str) -> Document:
                     else:
                         flag = _TYPED
                         try:
-                            value = int(v) if tag == INT and v.isdigit() else _construct(tag, v)
+                            value = int(v) if tag == INT and v.isdigit() and (v[0] != "0" or len(v) == 1) \
+                                else _construct(tag, v)
                         except OverflowError:
                             # a base-60 float of hundreds of groups
                             problem("PL001", f"'{_shown(ev.value)}' is too large to be a number", ev,
