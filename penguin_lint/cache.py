@@ -43,6 +43,8 @@ RACY_NS = 1_000_000_000
 # Settings folders kept side by side (one per configuration in use).
 KEEP_SETTINGS = 8
 
+# files a unit may have read besides listing them (their signatures are checked too)
+_DATA_SUFFIXES = (".toml", ".yaml", ".yml", ".json")
 _O_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 _FIELDS = ("code", "name", "severity", "path", "message", "line", "column",
            "end_line", "end_column", "hint", "subject")
@@ -116,9 +118,23 @@ def _schema_stamp() -> str:
 
 
 def _yaml_stamp() -> str:
-    import yaml
+    # PyYAML's files, found without importing it (a run whose verdicts all
+    # come from the cache never parses YAML): another version or a build
+    # without libyaml has other files
+    import importlib.util
 
-    return f"{yaml.__version__} {hasattr(yaml, 'CSafeLoader')}"
+    spec = importlib.util.find_spec("yaml")
+    out = []
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        try:
+            with os.scandir(folder) as it:
+                for de in it:
+                    if de.name.endswith((".py", ".so", ".pyd")):
+                        st = de.stat()
+                        out.append(f"{de.name} {st.st_size} {st.st_mtime_ns}")
+        except OSError:
+            pass
+    return " ".join(sorted(out))
 
 
 def listing_id(entries: Optional[Dict[str, Entry]]) -> str:
@@ -289,14 +305,19 @@ class UnitCache:
                 same = _stat.S_ISDIR(st.st_mode) and st.st_mtime_ns == mtime
                 if same and children:
                     ids = self.ids
+                    vouch = ids.loaded and ids.modes_known
+                    prefix = f"{rel}/" if rel else ""
+                    folder = os.path.join(root, prefix)
+                    stats, lstat = self._stats, os.lstat
                     for name, size, executable, oid in children:
                         if type(name) is not str or "/" in name or name in ("", ".", ".."):
                             raise ValueError(name)  # never a path out of the folder
-                        path = f"{rel}/{name}" if rel else name
-                        if oid is not None and ids.loaded and ids.modes_known and ids.clean(path) == oid \
-                                and ids.executable.get(path) == executable:
+                        if vouch and oid is not None and ids.clean(prefix + name) == oid \
+                                and ids.executable.get(prefix + name) == executable:
                             continue  # git vouches for its bytes (so its size) and mode
-                        cst = self._lstat(path)
+                        cst = lstat(folder + name)
+                        if name.endswith(_DATA_SUFFIXES):
+                            stats[prefix + name] = cst  # read again as a file the unit read
                         if (not _stat.S_ISREG(cst.st_mode) or cst.st_size != size
                                 or bool(cst.st_mode & 0o111) != executable):
                             same = False

@@ -28,7 +28,6 @@ from typing import Dict, List, Optional, Tuple
 
 from penguin_lint.findings import Position
 
-from penguin_lint.toml_parser import tomllib
 
 CONFIG_FILE = ".penguin-lint.toml"
 DEFAULT_SIZE_LIMIT = 5 * 1024 * 1024

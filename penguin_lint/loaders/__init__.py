@@ -11,10 +11,28 @@ import stat as _stat
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import Document
-from penguin_lint.loaders.json_loader import load_json
-from penguin_lint.loaders.toml_loader import load_toml
-from penguin_lint.loaders.yaml_loader import load_yaml
 from penguin_lint.suppressions import find_directives
+
+
+# Each parser is imported when a file of its format is first read: a run
+# whose verdicts all come from the cache imports no YAML or TOML parser.
+def load_yaml(text: str, path: str) -> Document:
+    from penguin_lint.loaders.yaml_loader import load_yaml as load
+
+    return load(text, path)
+
+
+def load_toml(text: str, path: str) -> Document:
+    from penguin_lint.loaders.toml_loader import load_toml as load
+
+    return load(text, path)
+
+
+def load_json(text: str, path: str) -> Document:
+    from penguin_lint.loaders.json_loader import load_json as load
+
+    return load(text, path)
+
 
 LOADERS = {".yaml": load_yaml, ".yml": load_yaml, ".toml": load_toml, ".json": load_json}
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".json": "json"}

@@ -195,3 +195,13 @@ class TreePositions:
         if node != -1 and depth == len(path) and t.kstart[node] >= 0:
             return self.lines.position(t.kstart[node], t.kend[node])
         return self.value(path)
+
+
+def split_lines(text: str) -> list:
+    """The file's lines as editors count them: ended by LF (or CR LF) only.
+    ``str.splitlines`` also breaks at U+2028, NEL and form feeds, which TOML
+    strings may hold, and would shift every later line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]

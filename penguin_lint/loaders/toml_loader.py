@@ -17,7 +17,7 @@ from penguin_lint.toml_parser import tomllib
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import MAX_CONTAINERS, MAX_DEPTH, MAX_VALUES, Document
-from penguin_lint.loaders.positions import LineIndex
+from penguin_lint.loaders.positions import LineIndex, split_lines
 
 _ERR_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 _ERR_EOF = re.compile(r"\(at end of document\)")
@@ -410,16 +410,6 @@ def _scan(text: str):
             continue
         ln += 1
     return values, keys, dups
-
-
-def split_lines(text: str) -> List[str]:
-    """The file's lines as editors count them: ended by LF (or CR LF) only.
-    ``str.splitlines`` also breaks at U+2028, NEL and form feeds, which TOML
-    strings may hold, and would shift every later line."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
 def _resolve(parts: tuple, array_counts: Dict[tuple, int]) -> tuple:
