@@ -304,17 +304,12 @@ class UnitCache:
                 st = os.lstat(os.path.join(root, rel) if rel else root)
                 same = _stat.S_ISDIR(st.st_mode) and st.st_mtime_ns == mtime
                 if same and children:
-                    ids = self.ids
-                    vouch = ids.loaded and ids.modes_known
                     prefix = f"{rel}/" if rel else ""
                     folder = os.path.join(root, prefix)
                     stats, lstat = self._stats, os.lstat
-                    for name, size, executable, oid in children:
+                    for name, size, executable in children:
                         if type(name) is not str or "/" in name or name in ("", ".", ".."):
                             raise ValueError(name)  # never a path out of the folder
-                        if vouch and oid is not None and ids.clean(prefix + name) == oid \
-                                and ids.executable.get(prefix + name) == executable:
-                            continue  # git vouches for its bytes (so its size) and mode
                         cst = lstat(folder + name)
                         if name.endswith(_DATA_SUFFIXES):
                             stats[prefix + name] = cst  # read again as a file the unit read
@@ -361,8 +356,7 @@ class UnitCache:
                 except OSError:
                     pass
             if ents:
-                prefix = f"{rel}/" if rel else ""
-                children = [[e.name, e.size, e.executable, self.ids.clean(prefix + e.name)]
+                children = [[e.name, e.size, e.executable]
                             for e in ents.values() if e.is_file and e.size >= 0] or None
             listings[rel] = memo[rel] = [mtime, listing_id(ents), children]
         files = {}

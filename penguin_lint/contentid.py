@@ -64,8 +64,6 @@ class ContentIds:
         self.size_limit = size_limit
         self._use_git = use_git
         self._loaded = False
-        self._executable: Dict[str, bool] = {}
-        self._modes_known = True
         self._tracked: set = set()
         self._git_ids: Dict[str, str] = {}
 
@@ -85,18 +83,6 @@ class ContentIds:
     def _git(self) -> Dict[str, str]:
         self._load()
         return self._git_ids
-
-    @property
-    def executable(self) -> Dict[str, bool]:
-        """Clean tracked paths -> whether the index has them executable."""
-        self._load()
-        return self._executable
-
-    @property
-    def modes_known(self) -> bool:
-        """Whether the index's modes are the work tree's (core.filemode)."""
-        self._load()
-        return self._modes_known
 
     @property
     def tracked(self) -> set:
@@ -126,19 +112,16 @@ class ContentIds:
                 unmerged.add(rel)
             elif mode in (b"100644", b"100755"):
                 ids[rel] = oid.decode("ascii")
-                self._executable[rel] = mode == b"100755"
             if rel == ".gitattributes" or rel.endswith("/.gitattributes"):
                 convert = True
         # Attributes and autocrlf make the work-tree bytes differ from the
         # blob: a blob id would then name different bytes on another checkout.
         settings = {}
-        for c in git_lines(self.root, ["config", "-z", "--get-regexp", r"^core\.(autocrlf|filemode)$"]) or ():
+        for c in git_lines(self.root, ["config", "-z", "--get-regexp", r"^core\.autocrlf$"]) or ():
             k, _, v = c.partition(b"\n")
             settings[k.lower()] = v.strip().lower() not in (b"false", b"0", b"no", b"off", b"")
-        self._modes_known = settings.get(b"core.filemode", True)
         if convert or settings.get(b"core.autocrlf", False) \
                 or os.path.exists(os.path.join(self.root, ".git", "info", "attributes")):
-            self._executable = {}
             return {}
         dirty = git_lines(self.root, ["diff-files", "-z", "--name-only", "--relative"])
         if dirty is None:
@@ -148,10 +131,6 @@ class ContentIds:
         for rel in unmerged:
             ids.pop(rel, None)
         return ids
-
-    def clean(self, rel: str) -> Optional[str]:
-        """The blob id of a tracked file whose work-tree copy is the index's, else None."""
-        return self._git.get(rel)
 
     def file_id(self, rel: str) -> str:
         known = self._git.get(rel)
