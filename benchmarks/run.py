@@ -581,7 +581,10 @@ def main(argv: list[str] | None = None) -> int:
             # no diff run can cost less than this scan of the work tree.
             target.write_bytes(original + DIFF_EDIT.encode())
             try:
-                return run_once(["git", "status", "--porcelain", "-z", "--untracked-files=all"], cwd=root)
+                # read-only, as the linter runs it: a status that rewrote the
+                # index would also make the diff runs' index copy stale
+                return run_once(["git", "--no-optional-locks", "status", "--porcelain", "-z",
+                                 "--untracked-files=all"], cwd=root)
             finally:
                 target.write_bytes(original)
         return job
