@@ -2,8 +2,8 @@
 
 A unit (see ``engine.Engine.units``) is checked with a ``ReadLog`` that notes
 every listing and file its checks read. The cache stores, per unit, those
-inputs with what they held (a listing's entries, a file's content id from
-``contentid``) and the findings. The next run reuses the findings only when
+inputs with what they held (a listing's entries; a file's blob id, of the bytes
+parsed, and its stat) and the findings. The next run reuses the findings only when
 every input still holds the same; anything else runs the unit again.
 
 Everything that could change a verdict without changing a file is in the
@@ -233,7 +233,7 @@ class UnitCache:
         return data.get("record")
 
     def reader(self) -> ReadLog:
-        return ReadLog(self.ids.file_id)
+        return ReadLog()
 
     def lookup(self, unit) -> Optional[Tuple[List[Finding], int]]:
         """The unit's findings and file count when every input is unchanged."""
@@ -256,8 +256,7 @@ class UnitCache:
                 ok = self._listing_ok[rel] = self._listing_same(rel, mtime, lid, children)
             if not ok:
                 return False
-        file_id = self.ids.file_id
-        root = self.repo._root_str
+        file_id = self.ids.hash_file
         for rel, (fid, sig) in files.items():
             ok = self._file_ok.get(rel)
             if ok is None:
@@ -361,13 +360,16 @@ class UnitCache:
             listings[rel] = memo[rel] = [mtime, listing_id(ents), children]
         files = {}
         recent = self.started_ns - RACY_NS
+        stats = reads.stats
         for rel, fid in reads.files.items():
-            if fid is None or not _plain(rel):
+            if not _plain(rel):
                 continue
-            sig = _signature(root, rel) if fid != "absent" else None
+            if fid is None:  # a document not read from the work tree by load_file
+                fid = file_state(repo, rel, self.ids.hash_file)
+            sig = stats.get(rel)
             # a file changed just before or during this run may change again
             # within the same clock tick: only its content id is kept
-            files[rel] = [fid, sig if sig is not None and sig[0] < recent and sig[3] < recent else None]
+            files[rel] = [fid, list(sig) if sig is not None and sig[0] < recent and sig[3] < recent else None]
         # parents first: a folder swapped for a link fails its parent's
         # check before any time stamp below it is read
         ordered = {rel: listings[rel] for rel in sorted(listings, key=lambda r: (r.count("/") + (r != ""), r))}
@@ -454,15 +456,6 @@ class UnitCache:
                 shutil.rmtree(versions / name, ignore_errors=True)
         except OSError:
             pass
-
-
-def _signature(root: str, rel: str) -> Optional[list]:
-    """[mtime, size, inode, ctime] of the regular file at ``rel`` (not
-    through a link at its end; its folders were checked as listings)."""
-    try:
-        return _signature_of(os.lstat(os.path.join(root, rel)))
-    except OSError:
-        return None
 
 
 def _signature_of(st) -> Optional[list]:

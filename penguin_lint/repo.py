@@ -45,19 +45,25 @@ class ReadLog:
     """The listings and files a piece of work read: what its verdict depends
     on, so that a cached verdict is reused only while all of them are unchanged."""
 
-    __slots__ = ("listings", "files", "_file_id")
+    __slots__ = ("listings", "files", "stats")
 
-    def __init__(self, file_id=None):
+    def __init__(self):
         self.listings: Set[str] = set()
-        #: path -> what the file held (``file_id(path)``) when it was first read
+        #: path -> the content id of what was parsed (Document.content_id),
+        #: "absent" when there was no regular file to read
         self.files: Dict[str, Optional[str]] = {}
-        self._file_id = file_id
+        #: path -> (mtime, size, inode, ctime) of the file when it was read
+        self.stats: Dict[str, tuple] = {}
 
-    def note_file(self, rel: str, repo: "Repository") -> None:
-        if rel not in self.files:
-            # named before it is parsed: a file edited meanwhile then fails
-            # the check next time instead of passing it with the old verdict
-            self.files[rel] = file_state(repo, rel, self._file_id) if self._file_id is not None else None
+    def note_doc(self, rel: str, doc: Optional[Document]) -> None:
+        # named by the bytes that were parsed, not by a second look at the
+        # file: an edit made meanwhile fails the check next time
+        if doc is None:
+            self.files[rel] = "absent"
+        else:
+            self.files[rel] = doc.content_id
+            if doc.file_stat is not None:
+                self.stats[rel] = doc.file_stat
 
 
 def file_state(repo: "Repository", rel: str, file_id) -> str:
@@ -163,17 +169,18 @@ class Repository:
     # -- loading ---------------------------------------------------------------
     def load(self, rel: str) -> Optional[Document]:
         """The parsed file at ``rel``, or None when there is no regular file there."""
+        if rel in self._docs:
+            doc = self._docs[rel]
+        else:
+            doc = None
+            if self.is_file(rel):
+                self.loads += 1
+                doc = self._load(rel)
+            self._docs[rel] = doc
         reads = self.reads
         if reads is not None and rel not in reads.files:
             # rules load the same file many times: only the first is noted
-            reads.note_file(rel, self)
-        if rel in self._docs:
-            return self._docs[rel]
-        doc = None
-        if self.is_file(rel):
-            self.loads += 1
-            doc = self._load(rel)
-        self._docs[rel] = doc
+            reads.note_doc(rel, doc)
         return doc
 
     def _load(self, rel: str) -> Document:

@@ -439,3 +439,29 @@ def test_records_of_an_older_format_are_removed(tmp_path):
     lint(root, "--all", "-j1")
     assert not (root / ".penguin-lint-cache" / "v1").exists()
     assert _cache_files(root)
+
+
+def test_a_cache_from_one_checkout_serves_a_fresh_clone_of_the_same_commit(tmp_path, loads):
+    # CI: actions/cache restores the folder into a new checkout, where every
+    # time stamp and inode is new; files are then known by their blob ids
+    first = _settled_git_repo(tmp_path)
+    cache = tmp_path / "cache"
+    assert lint(first, "--all", "-j1", "--cache-dir", str(cache)).code == 1
+    record = json.loads(_cache_files_in(cache)[0].read_text())["record"]
+    for rel, (fid, _sig) in record["read"].items():
+        if fid != "absent":
+            assert fid == git_out(first, "hash-object", rel).strip(), rel
+    clone = tmp_path / "clone"
+    subprocess.run([*GIT, "clone", "-q", str(first), str(clone)], check=True, capture_output=True)
+    loads.clear()
+    run = lint(clone, "--all", "-j1", "--cache-dir", str(cache))
+    assert run.code == 1 and run.at("PL203") == [(BENCH, 4)]
+    assert loads == []
+
+
+def _cache_files_in(folder: Path):
+    return sorted((folder / f"v{FORMAT}").glob("*/*.json"))
+
+
+def git_out(root: Path, *args: str) -> str:
+    return subprocess.run([*GIT, *args], cwd=root, check=True, capture_output=True, text=True).stdout

@@ -6,6 +6,7 @@ mark is accepted and dropped; CRLF line endings are fine.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import stat as _stat
 
@@ -67,6 +68,21 @@ def read_at_most(fd: int, limit: int, size: int = -1) -> bytes:
 
 def load_file(abs_path: str, rel_path: str, size_limit: int) -> Document:
     """Load one file. Never raises for bad content; I/O problems become PL001."""
+    doc, st = _read_file(abs_path, rel_path, size_limit)
+    if st is not None:
+        doc.file_stat = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
+    return doc
+
+
+def blob_id(data: bytes) -> str:
+    """git's object id of a blob of ``data``: the same bytes have the same id
+    here and in ``git ls-files -s``."""
+    h = hashlib.sha1(b"blob %d\0" % len(data))
+    h.update(data)
+    return h.hexdigest()
+
+
+def _read_file(abs_path: str, rel_path: str, size_limit: int):
     ext = os.path.splitext(rel_path)[1].lower()
     fmt = FORMATS.get(ext, "yaml")
     try:
@@ -75,13 +91,15 @@ def load_file(abs_path: str, rel_path: str, size_limit: int) -> Document:
     except OSError as e:
         doc = Document(rel_path, fmt)
         doc.problems.append(Problem("PL001", f"cannot read file: {e.strerror}", Position(1, 1)))
-        return doc
+        doc.content_id = "unreadable"
+        return doc, None
     try:
         st = os.fstat(fd)
         if not _stat.S_ISREG(st.st_mode):
             doc = Document(rel_path, fmt)
             doc.problems.append(Problem("PL001", "not a regular file", Position(1, 1)))
-            return doc
+            doc.content_id = "not-a-file"
+            return doc, None
         if st.st_size > size_limit:
             doc = Document(rel_path, fmt)
             doc.problems.append(Problem(
@@ -90,15 +108,26 @@ def load_file(abs_path: str, rel_path: str, size_limit: int) -> Document:
                 Position(1, 1),
                 "data files stay small; large raw data belongs under data/<benchmark-id>/",
             ))
-            return doc
+            # its verdict depends on the size alone
+            doc.content_id = f"size:{st.st_size}"
+            return doc, st
         raw = read_at_most(fd, size_limit, st.st_size)
+    except OSError as e:
+        doc = Document(rel_path, fmt)
+        doc.problems.append(Problem("PL001", f"cannot read file: {e.strerror}", Position(1, 1)))
+        doc.content_id = "unreadable"
+        return doc, None
     finally:
         os.close(fd)
     if len(raw) > size_limit:
         doc = Document(rel_path, fmt)
         doc.problems.append(Problem("PL004", f"file is over the limit of {_human(size_limit)}", Position(1, 1)))
-        return doc
-    return load_bytes(raw, rel_path, ext)
+        doc.content_id = f"size:>{size_limit}"
+        return doc, None
+    doc = load_bytes(raw, rel_path, ext)
+    doc.content_id = blob_id(raw)
+    # the stat describes these bytes only if the file did not grow meanwhile
+    return doc, st if len(raw) == st.st_size else None
 
 
 def load_bytes(raw: bytes, rel_path: str, ext: str | None = None) -> Document:

@@ -39,7 +39,7 @@ class Document:
     __slots__ = (
         "path", "fmt", "data", "parsed", "problems", "_values", "_keys",
         "implicit", "_indexer", "text", "nonfinite", "_counts", "_dropped", "_tree",
-        "directives",
+        "directives", "content_id", "file_stat",
     )
 
     def __init__(self, path: str, fmt: str):
@@ -64,6 +64,11 @@ class Document:
         self._tree = None
         # inline "# penguin-lint: disable=..." comments (suppressions.py)
         self.directives: tuple = ()
+        # for a file read from the work tree: git's blob id of the bytes
+        # parsed (or why there were none), and (mtime, size, inode, ctime)
+        # from the fstat of the read; the cache names the file by them
+        self.content_id: Optional[str] = None
+        self.file_stat: Optional[tuple] = None
 
     # -- problems ----------------------------------------------------------
     def add(self, problem: Problem) -> None:
