@@ -730,7 +730,8 @@ def main(argv: list[str] | None = None) -> int:
     memory_row(8, "peak memory, cold --all", ["--all", "--cache-dir", str(caches / "memory")])
     folders = experiment_folders(large)
     memory_row(9, f"peak memory, path run over every experiment folder ({len(folders):,})", folders)
-    memory_row(10, f"peak memory, diff run adding {n_added} experiments", ["--diff-base", "HEAD"],
+    memory_row(10, f"peak memory, diff run adding {n_added} experiments",
+               ["--diff-base", "HEAD", "--cache-dir", str(caches / "memory-diff")],
                before=lambda: add_experiments(large, n_added), after=lambda: remove_added(large))
 
     rows.sort(key=lambda r: r.number)

@@ -154,3 +154,22 @@ def git_env(monkeypatch, tmp_path):
                  "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig")}.items():
         monkeypatch.setenv(k, v)
     (tmp_path / "gitconfig").write_text("[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n")
+
+
+@pytest.fixture
+def git_calls(tmp_path, monkeypatch):
+    """The git commands started from now on, logged by a stand-in first on
+    PATH; call the fixture's value to read them, one line of arguments each."""
+    import os
+
+    real = shutil.which("git")
+    shim = tmp_path / "git-shim"
+    shim.mkdir()
+    log = tmp_path / "git-calls.log"
+    (shim / "git").write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    (shim / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim}{os.pathsep}{os.environ['PATH']}")
+
+    def calls() -> List[str]:
+        return log.read_text().splitlines() if log.exists() else []
+    return calls

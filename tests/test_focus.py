@@ -296,11 +296,7 @@ def test_focus_reports_what_a_whole_check_reports(board, monkeypatch, what):
     assert focused.code == whole.code
 
 
-def test_a_new_zero_denominator_is_told_from_an_old_one_with_the_same_message(board):
-    # main gains a later value dividing by 0; its finding's message equals
-    # the new one's but for the line, so fingerprints cannot tell them apart.
-    # Out of view, the old one is not even computed: the new one is reported
-    # at its own line.
+def _two_zero_denominators_on_main(board) -> None:
     git(board, "checkout", "-q", "main")
     edit(board, LB, (board / LB).read_text() + indent(dedent("""\
         - op: div
@@ -313,8 +309,15 @@ def test_a_new_zero_denominator_is_told_from_an_old_one_with_the_same_message(bo
         """), "  "))
     summary(board, "exp-7", zero=0)
     commit(board)
-    assert ("PL406", 35) in board_findings(lint(board, "--all"))
     git(board, "checkout", "-q", "-B", "feature")
+
+
+def test_a_new_zero_denominator_is_told_from_an_old_one_with_the_same_message(board):
+    # main gains a later value dividing by 0, with the same message as the
+    # new one. Out of view, the old one is not even computed: the new one is
+    # reported at its own line.
+    _two_zero_denominators_on_main(board)
+    assert ("PL406", 35) in board_findings(lint(board, "--all"))
     summary(board, "exp-8", speed=0)
     commit(board)
     run = lint(board, "--diff-base", "main")
@@ -339,22 +342,6 @@ def test_odd_values_in_a_dependent_board_are_left_to_the_schema_rules(board):
     commit(board)
     run = lint(board, "--diff-base", "main")
     assert board_findings(run) == {("PL402", EXP1_LINE)} and run.code == 1
-
-
-def _two_zero_denominators_on_main(board) -> None:
-    git(board, "checkout", "-q", "main")
-    edit(board, LB, (board / LB).read_text() + indent(dedent("""\
-        - op: div
-          args:
-            - experiment_id: exp-6
-              phase: test
-            - experiment_id: exp-7
-              phase: test
-              metric: zero
-        """), "  "))
-    summary(board, "exp-7", zero=0)
-    commit(board)
-    git(board, "checkout", "-q", "-B", "feature")
 
 
 def test_of_two_equal_findings_in_a_whole_check_the_new_one_is_reported(board):
