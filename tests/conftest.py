@@ -173,3 +173,15 @@ def git_calls(tmp_path, monkeypatch):
     def calls() -> List[str]:
         return log.read_text().splitlines() if log.exists() else []
     return calls
+
+
+def pull_request_repo(root: Path) -> Path:
+    """``root`` as a git repository: its files committed on main, and a
+    branch feature checked out on top (needs the git_env fixture)."""
+    import subprocess
+
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "base"],
+                 ["checkout", "-q", "-b", "feature"]):
+        proc = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
+        assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
+    return root

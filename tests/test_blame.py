@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 
-from tests.conftest import VALID, lint, write_repo  # noqa: E402
+from tests.conftest import VALID, lint, pull_request_repo, write_repo  # noqa: E402
 
 LB = "leaderboards/lb/leaderboard.yaml"
 BENCH_A = "packages/bench-a/benchmark_config.toml"
@@ -88,12 +88,7 @@ def _identity(git_env):
 
 @pytest.fixture
 def debt(tmp_path):
-    root = write_repo(tmp_path / "repo", DEBT, VALID)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "base")
-    git(root, "checkout", "-q", "-b", "feature")
-    return root
+    return pull_request_repo(write_repo(tmp_path / "repo", DEBT, VALID))
 
 
 def edit(root: Path, rel: str, text: str) -> None:

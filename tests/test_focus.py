@@ -12,7 +12,7 @@ from textwrap import dedent, indent
 
 import pytest
 
-from tests.conftest import VALID, lint, write_repo
+from tests.conftest import VALID, lint, pull_request_repo, write_repo
 from tests.test_blame import ATTEMPT, SUMMARY, commit, edit, git, meta
 
 LB = "leaderboards/lb/leaderboard.yaml"
@@ -99,12 +99,7 @@ def _identity(git_env):
 
 @pytest.fixture
 def board(tmp_path):
-    root = write_repo(tmp_path / "repo", MAIN, VALID)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "base")
-    git(root, "checkout", "-q", "-b", "feature")
-    return root
+    return pull_request_repo(write_repo(tmp_path / "repo", MAIN, VALID))
 
 
 @pytest.fixture

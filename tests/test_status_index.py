@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from penguin_lint.status_index import StatusIndex
-from tests.conftest import VALID, lint, write_repo
+from tests.conftest import VALID, lint, pull_request_repo, write_repo
 
 ATTEMPT = "experiments/lb/exp-1/test/attempt-1.yaml"
 NEW = "experiments/lb/exp-1/val/attempt-1.yaml"  # an untracked phase folder
@@ -24,12 +24,7 @@ def git(cwd: Path, *args: str) -> str:
 
 @pytest.fixture
 def repo(tmp_path, git_env):
-    root = write_repo(tmp_path / "repo", {}, VALID)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "base")
-    git(root, "checkout", "-q", "-b", "feature")
-    return root
+    return pull_request_repo(write_repo(tmp_path / "repo", {}, VALID))
 
 
 def touched(root: Path, *args: str) -> set:
