@@ -21,12 +21,12 @@ import json
 import os
 import stat as _stat
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from penguin_lint import __version__
+from penguin_lint.atomic import replace_file
 from penguin_lint.contentid import ContentIds
 from penguin_lint.findings import ERROR, WARNING, Finding
 from penguin_lint.suppressions import CARRIER
@@ -392,20 +392,8 @@ class UnitCache:
         target = self._entry(key)
         self._used.add(target.name)
         try:
-            # write beside, then rename: a reader sees the old record or the
-            # new one, never half of one, however many runs write at once
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.dir)
-            try:
-                os.fchmod(fd, 0o644)
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                os.replace(tmp, target)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            # concurrent runs: a reader sees the old record or the new one
+            replace_file(str(target), data, suffix=".json", mode=0o644)
         except OSError as e:
             self._write_error = f"cannot write the cache in {self.folder}: {e.strerror}"
 

@@ -24,9 +24,10 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import tempfile
 from pathlib import Path
 from typing import Optional
+
+from penguin_lint.atomic import replace_file
 
 # git keeps a split index's entries in sharedindex.* files beside the index;
 # a copy elsewhere would not find them (nor should git write them here).
@@ -77,14 +78,14 @@ class StatusIndex:
             # The first run here (every CI run is one) would pay for the
             # copy and for git building its cache (a third more than a plain
             # status) and never profit: it only notes that it ran.
-            _replace(seen, b"")
+            replace_file(str(seen), b"")
             return None
         with open(self.real, "rb") as src:
             data = src.read()
         if len(data) != st.st_size:
             return None  # changed while it was read: the next run copies it
-        _replace(copy, data, (st.st_atime_ns, st.st_mtime_ns))
-        _replace(meta, stamp)
+        replace_file(str(copy), data, times=(st.st_atime_ns, st.st_mtime_ns))
+        replace_file(str(meta), stamp)
         return str(copy)
 
     def _real_folders(self) -> bool:
@@ -121,23 +122,6 @@ def _regular(path: Path) -> bool:
         return stat.S_ISREG(os.lstat(path).st_mode)
     except OSError:
         return False
-
-
-def _replace(path: Path, data: bytes, times=None) -> None:
-    """Write beside and rename over: a link at ``path`` is replaced, never followed."""
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        if times is not None:
-            os.utime(tmp, ns=times)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def status_env(index_copy: str) -> dict:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-import tempfile
 from typing import List
 
+from penguin_lint.atomic import replace_file
 from penguin_lint.loaders import read_at_most
 from penguin_lint.reporters import sanitize
 from penguin_lint.repo import _plain_rel
@@ -71,23 +71,13 @@ def write_atomic(root: str, rel: str, expected: bytes, new: bytes) -> None:
     if not mode & 0o222 or not os.access(full, os.W_OK):
         # a rename would replace it anyway; a read-only file says "do not"
         raise WriteRefused(f"{rel}: the file is read-only; not written")
-    folder, name = os.path.split(full)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".fix", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(new)
-            f.flush()
-            os.fchmod(f.fileno(), mode)
-            os.fsync(f.fileno())
+    name = os.path.basename(full)
+
+    def still_a_file() -> None:
         if not stat.S_ISREG(os.lstat(full).st_mode):
             raise WriteRefused(f"{rel}: replaced by a link while it was being fixed; not written")
-        os.replace(tmp, full)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+
+    replace_file(full, new, prefix=f".{name}.", suffix=".fix", mode=mode, durable=True, check=still_a_file)
 
 
 def unified_diff(rel: str, old: bytes, new: bytes) -> List[str]:
