@@ -1,6 +1,6 @@
 """Speed benchmarks for penguin-lint: synthetic repositories and the runner that times them.
 
 `python -m benchmarks.generate` writes a valid repository; `python -m benchmarks.run` times
-penguin-lint against check-jsonschema, the parse floor, its own diff mode and a half-size
-repository, and prints the results against the targets.
+penguin-lint against check-jsonschema, the parse floor and git's own status on three sizes
+of repository, and prints the results against the targets.
 """

@@ -4,12 +4,13 @@
 
 Measurements (CPU seconds, medians of --repeat interleaved runs, each run a fresh process;
 see benchmarks/README.md for the targets):
-  1. cold --all vs check-jsonschema (medium);
+  1. cold --all vs check-jsonschema (small and medium);
   2-3. cold --all vs the CSafeLoader floor and the libyaml-events floor (large);
   4-5. warm --all with nothing changed and with one file changed vs cold (large);
-  6-7. a one-file diff run vs git status -uall + start-up + 10 % of cold --all (medium), and
-       its growth from medium to large, and what reading the base costs (a summary edit whose
-       leaderboard has an old finding, against one whose leaderboard is clean; large);
+  6-7. a one-file diff run vs git status -uall + start-up + 10 % of cold --all (small), and
+       its growth from medium to large (twice the files), and what reading the base costs (a
+       summary edit whose leaderboard has an old finding, against one whose leaderboard is
+       clean; large);
   8-10. peak memory of --all, of a path run over every experiment folder and of a diff run
        that adds 500 experiments (large);
   11. the slowest of 4 shards vs --all -j1 (large).
@@ -37,6 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks import generate as gen
+
+# The three repositories: about 5,000, 22,000 and 43,000 files (benchmarks/generate.py).
+SIZES = ("small", "medium", "large")
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 PARSE_FLOOR = Path(__file__).resolve().parent / "parse_floor.py"
@@ -472,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     print("Figures are CPU seconds (user + system, worker processes included), medians of "
           "interleaved runs; wall times are in the list of runs.")
     repos = {}
-    for size in ("medium", "large"):
+    for size in SIZES:
         root, count, reused = ensure_repo(args.workdir, prefix + size)
         remove_added(root)
         repos[size] = (root, count)
@@ -589,10 +593,9 @@ def main(argv: list[str] | None = None) -> int:
                 target.write_bytes(original)
         return job
 
-    medium, _ = repos["medium"]
-    large, _ = repos["large"]
-    warm_cache(medium)
-    warm_cache(large)
+    small, medium, large = (repos[size][0] for size in SIZES)
+    for root in (small, medium, large):
+        warm_cache(root)
     missing_schemas = [k for k in KINDS if not (args.schemas / f"{k}.json").is_file()]
     if cjs is None:
         print("check-jsonschema is not on PATH; install it with `pip install check-jsonschema` "
@@ -600,17 +603,20 @@ def main(argv: list[str] | None = None) -> int:
     elif missing_schemas:
         print(f"schemas missing in {args.schemas}: {', '.join(missing_schemas)}; "
               "measurement 1 skipped.")
-    jobs = {
-        "cold --all (medium)": cold_job(medium, "medium"),
-        "diff run, 1 file (medium)": diff_job(medium),
-        "diff run, 1 file, --no-cache (medium)": diff_job(medium, "--no-cache"),
-        "git status -uall (medium)": git_floor_job(medium),
-        "--version (medium)": lambda: linter(medium, "--version"),
-    }
-    cjs_job = None
+    jobs = {}
+    for size, root in (("small", small), ("medium", medium)):
+        jobs.update({
+            f"cold --all ({size})": cold_job(root, size),
+            f"diff run, 1 file ({size})": diff_job(root),
+            f"diff run, 1 file, --no-cache ({size})": diff_job(root, "--no-cache"),
+            f"git status -uall ({size})": git_floor_job(root),
+            f"--version ({size})": lambda root=root: linter(root, "--version"),
+        })
+    cjs_jobs = {}
     if cjs and not missing_schemas:
-        cjs_job = check_jsonschema_job(cjs, medium, args.schemas)
-        jobs["check-jsonschema (medium)"] = cjs_job
+        for size, root in (("small", small), ("medium", medium)):
+            cjs_jobs[size] = jobs[f"check-jsonschema ({size})"] = check_jsonschema_job(
+                cjs, root, args.schemas)
     floor = [sys.executable, str(PARSE_FLOOR)]
     jobs.update({
         "cold --all (large)": cold_job(large, "large"),
@@ -644,17 +650,18 @@ def main(argv: list[str] | None = None) -> int:
                         error or verdict(ok(ratio))))
         return ratio
 
-    if cjs_job is None:
-        rows.append(Row(1, "cold --all vs check-jsonschema", label("medium"),
-                        fmt_s(t["cold --all (medium)"].median), "check-jsonschema not run", "-",
-                        ">= 10x faster", "SKIPPED"))
-    else:
-        ref = t["check-jsonschema (medium)"]
+    for size in ("small", "medium"):
+        if size not in cjs_jobs:
+            rows.append(Row(1, "cold --all vs check-jsonschema", label(size),
+                            fmt_s(t[f"cold --all ({size})"].median), "check-jsonschema not run",
+                            "-", ">= 10x faster", "SKIPPED"))
+            continue
+        ref = t[f"check-jsonschema ({size})"]
         if ref.returncodes - {0}:
             notes.append("check-jsonschema rejected files of a valid repository (schemas and "
                          f"generator disagree): {first_line(ref.runs[-1].stdout)}")
-        ratio_row(1, "cold --all vs check-jsonschema", "medium", "cold --all (medium)",
-                  "check-jsonschema (medium)", ">= 10x faster", lambda r: 1 / r >= 10,
+        ratio_row(1, "cold --all vs check-jsonschema", size, f"cold --all ({size})",
+                  f"check-jsonschema ({size})", ">= 10x faster", lambda r: 1 / r >= 10,
                   lambda r: f"{1 / r:.1f}x faster")
     n_data = sum(len(v) for v in data_files_by_kind(large).values())
     for name in ("CSafeLoader floor (large)", "libyaml-events floor (large)"):
@@ -672,15 +679,15 @@ def main(argv: list[str] | None = None) -> int:
     ratio_row(5, "warm --all, 1 file changed, vs cold", "large",
               "warm --all, 1 file changed (large)", "cold --all (large)", "<= 0.25x",
               lambda r: r <= 0.25)
-    for size in ("medium", "large"):
+    for size in SIZES:
         for what in ("git status -uall", "--version"):
             lt = t[f"{what} ({size})"]
             rows.append(Row(6, f"  {what} (part of the diff-run budget)", label(size),
                             fmt_s(lt.median), "-", "-", "-", "info"))
-    budget = (t["git status -uall (medium)"].median + t["--version (medium)"].median
-              + 0.1 * t["cold --all (medium)"].median)
-    ratio_row(6, "diff run (1 file) vs git status + start-up + 10 % of cold --all", "medium",
-              "diff run, 1 file (medium)", None, "<= 1x budget", lambda r: r <= 1,
+    budget = (t["git status -uall (small)"].median + t["--version (small)"].median
+              + 0.1 * t["cold --all (small)"].median)
+    ratio_row(6, "diff run (1 file) vs git status + start-up + 10 % of cold --all", "small",
+              "diff run, 1 file (small)", None, "<= 1x budget", lambda r: r <= 1,
               ref_value=budget)
     rows[-1].reference = f"budget {fmt_s(budget)}"
     large_diff, medium_diff = t["diff run, 1 file (large)"], t["diff run, 1 file (medium)"]
@@ -689,6 +696,11 @@ def main(argv: list[str] | None = None) -> int:
                     fmt_s(large_diff.median), f"medium {fmt_s(medium_diff.median)}",
                     f"{growth:.2f}x", "<= 1.2x",
                     lint_error(large_diff, medium_diff) or verdict(growth <= 1.2)))
+    gits = {size: t[f"git status -uall ({size})"] for size in ("medium", "large")}
+    rows.append(Row(7, "  git status -uall alone (it stats every tracked file and folder)",
+                    f"{label('large')} / {label('medium')}", fmt_s(gits["large"].median),
+                    f"medium {fmt_s(gits['medium'].median)}",
+                    f"{gits['large'].median / gits['medium'].median:.2f}x", "-", "info"))
     plain = {size: t[f"diff run, 1 file, --no-cache ({size})"] for size in ("medium", "large")}
     rows.append(Row(7, "  the same runs with --no-cache (plain git status; a first run, every CI run)",
                     f"{label('large')} / {label('medium')}", fmt_s(plain["large"].median),
