@@ -18,9 +18,15 @@ from penguin_lint.suppressions import find_directives
 # Each parser is imported when a file of its format is first read: a run
 # whose verdicts all come from the cache imports no YAML or TOML parser.
 def load_yaml(text: str, path: str) -> Document:
-    from penguin_lint.loaders.yaml_loader import load_yaml as load
+    # The fast path reads most data files; PyYAML is imported only for the rest.
+    from penguin_lint.loaders.yaml_fast import load_fast
 
-    return load(text, path)
+    doc = load_fast(text, path)
+    if doc is None:
+        from penguin_lint.loaders.yaml_loader import load_yaml_events
+
+        doc = load_yaml_events(text, path)
+    return doc
 
 
 def load_toml(text: str, path: str) -> Document:

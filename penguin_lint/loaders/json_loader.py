@@ -9,7 +9,7 @@ from __future__ import annotations
 import json.decoder
 import re
 
-from penguin_lint.findings import Position, Problem
+from penguin_lint.findings import Problem
 from penguin_lint.loaders.document import MAX_CONTAINERS, MAX_DEPTH, MAX_VALUES, Document, too_big
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
 

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import re
 
+from penguin_lint.loaders import document as _document
 from penguin_lint.loaders.document import Document, too_big
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
-from penguin_lint.loaders import yaml_loader as _events
-from penguin_lint.loaders.yaml_loader import (
-    _INF, _NUMERIC_START, _NUMERIC_TEXT, _TYPED, FLOAT, INT, STR, _construct, _Implicit, _resolve_plain,
-)
+from penguin_lint.loaders.yaml11 import FLOAT, INF as _INF, INT, NUMERIC_START as _NUMERIC_START
+from penguin_lint.loaders.yaml11 import NUMERIC_TEXT as _NUMERIC_TEXT, STR, TYPED as _TYPED
+from penguin_lint.loaders.yaml11 import Implicit as _Implicit, construct as _construct
+from penguin_lint.loaders.yaml11 import resolve_plain as _resolve_plain
 
 # Above this the event loop runs (it has the limits for hostile sizes).
 MAX_TEXT = 256 * 1024
@@ -327,7 +328,7 @@ def _load(text: str, path: str, n: int):
             NX[last] = node
     for frame in stack:
         E[frame[2]] = n
-    if cnt >= min(_events.MAX_VALUES, _events.MAX_CONTAINERS):
+    if cnt >= min(_document.MAX_VALUES, _document.MAX_CONTAINERS):
         raise _Decline  # near a budget: the event loop words the finding
 
     tree = PositionTree(n)

@@ -12,147 +12,34 @@ count U+2028, NEL and lone CRs as breaks, which editors and GitHub do not.
 """
 from __future__ import annotations
 
-import re
-
 import yaml
-from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.constructor import ConstructorError
 from yaml.events import (
     AliasEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
     ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent,
 )
-from yaml.nodes import ScalarNode
-from yaml.resolver import Resolver
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import MAX_CONTAINERS, MAX_DEPTH, MAX_VALUES, Document, too_big
+from penguin_lint.loaders import yaml_fast as _fast
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
+from penguin_lint.loaders.yaml11 import (
+    FLOAT, INF, INT, MERGE, NUMERIC_START, NUMERIC_TEXT, SAFE_TAGS, STR, TYPED,
+    Implicit, construct, resolve_plain,
+)
 
 try:  # the C parser is ~10x faster; fall back only where libyaml is missing
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
     _Loader = yaml.SafeLoader
 
+# Scalar typing is YAML 1.1's, shared with the fast path (yaml11.py).
 _T = "tag:yaml.org,2002:"
-STR, INT, FLOAT, BOOL, NULL, TIMESTAMP, MERGE, VALUE = (
-    _T + n for n in ("str", "int", "float", "bool", "null", "timestamp", "merge", "value")
-)
-_SAFE_TAGS = {_T + n for n in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq", "binary")}
-_RESOLVERS = Resolver.yaml_implicit_resolvers
-_constructor = SafeConstructor()
-_INF = float("inf")
-_NUMERIC_START = frozenset("0123456789+-.")
-_DEC_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\Z")
-_DEC_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\Z")
-# Python reads at most 4300 decimal digits and prints no int of more. PyYAML
-# reads YAML 1.1's other integer spellings without either bound: a sexagesimal
-# 1:2:3:... of a few hundred KiB takes minutes (quadratic), and 0x... gives an
-# int that no message can print. Both are refused as too large to read.
-_MAX_INT_CHARS = 4300
-_MAX_INT_BITS = 14000
-
-
-def _resolve_plain(value: str) -> str:
-    if value == "":
-        return NULL
-    for tag, regexp in _RESOLVERS.get(value[0], ()):
-        if regexp.match(value):
-            return tag
-    return STR
-
-
-def _construct(tag: str, value: str):
-    # Plain decimal numbers are nearly all numbers in data files: convert
-    # them directly; YAML 1.1's other spellings go through PyYAML.
-    if tag == INT and _DEC_INT.match(value):
-        return int(value)
-    if tag == FLOAT and _DEC_FLOAT.match(value):
-        return float(value)
-    node = ScalarNode(tag, value)
-    if tag == INT:
-        if len(value) > _MAX_INT_CHARS:
-            raise ValueError("integer literal too long")
-        number = _constructor.construct_yaml_int(node)
-        if number.bit_length() > _MAX_INT_BITS:
-            raise ValueError("integer too large")
-        return number
-    if tag == FLOAT:
-        if ":" in value:
-            return _sexagesimal_float(value)
-        return _constructor.construct_yaml_float(node)
-    if tag == BOOL:
-        return _constructor.construct_yaml_bool(node)
-    if tag == NULL:
-        return None
-    # Timestamps stay as their source text: the rules judge the text (an
-    # offset-less time must not silently become UTC).
-    return value
-
+_SAFE_TAGS = SAFE_TAGS
+_INF, _NUMERIC_START, _TYPED, _NUMERIC_TEXT = INF, NUMERIC_START, TYPED, NUMERIC_TEXT
+_resolve_plain, _construct, _Implicit = resolve_plain, construct, Implicit
 
 _COMPLEX = object()  # the key of a value whose key was not a scalar
-
-# Node flags: how a plain scalar was typed, for "quote it" hints.
-_TYPED, _NUMERIC_TEXT = 1, 2
-
-
-class _Implicit:
-    """Path -> (yaml tag name, source text) for the plain scalars the parser
-    typed on its own, worked out from the index when asked (a dict of them
-    would cost more than the file)."""
-
-    __slots__ = ("_doc", "_tree")
-
-    def __init__(self, doc: Document, tree: PositionTree):
-        self._doc, self._tree = doc, tree
-
-    def _at(self, node: int):
-        t = self._tree
-        flag = t.flags[node]
-        if not flag:
-            return None
-        src = " ".join(self._doc.text[t.start[node]:t.end[node]].split())
-        if flag == _NUMERIC_TEXT:
-            return ("str", src)
-        return (_resolve_plain(src)[len(_T):], src)
-
-    def get(self, path, default=None):
-        node, depth = self._tree.find(self._doc.data, path)
-        if node == -1 or depth != len(path):
-            return default
-        found = self._at(node)
-        return default if found is None else found
-
-    def __getitem__(self, path):
-        found = self.get(path)
-        if found is None:
-            raise KeyError(path)
-        return found
-
-    def __contains__(self, path):
-        return self.get(path) is not None
-
-    def items(self):
-        for path, node in self._tree.walk(self._doc.data):
-            found = self._at(node)
-            if found is not None:
-                yield path, found
-
-    def __iter__(self):
-        return (path for path, _ in self.items())
-
-    def __len__(self):
-        return sum(1 for _ in self.items())
-
-
-def _sexagesimal_float(value: str) -> float:
-    """YAML 1.1's base-60 float (1:30.5 is 90.5), in floats: PyYAML computes
-    60**n as an integer, which overflows and grows without bound."""
-    sign = -1.0 if value[0] == "-" else 1.0
-    total = 0.0
-    for part in value.lstrip("+-").replace("_", "").split(":"):
-        total = total * 60.0 + float(part)
-    if total == _INF:
-        raise OverflowError("too large")
-    return sign * total
 
 
 def load_yaml(text: str, path: str) -> Document:
@@ -432,7 +319,3 @@ def _failed(doc: Document) -> Document:
 
 def _short(tag: str) -> str:
     return "!!" + tag[len(_T):] if tag.startswith(_T) else tag
-
-
-# At the end: yaml_fast takes its scalar typing from this module.
-from penguin_lint.loaders import yaml_fast as _fast  # noqa: E402

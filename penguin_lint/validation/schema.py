@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 from functools import lru_cache
 from typing import Any, Dict, List
@@ -32,15 +33,25 @@ _TYPE_NAMES = {
 
 
 def _load_schema_text(name: str) -> str:
+    # The folder of the installed package penguin_lint.schemas (found without
+    # importing importlib.resources, which costs more than the read), else the
+    # source tree's schemas/ when running from a checkout that is not installed.
+    from importlib.util import find_spec
+
     try:
-        from importlib.resources import files
-
-        return (files("penguin_lint.schemas") / f"{name}.json").read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        # Running from a source tree that is not installed.
-        from pathlib import Path
-
-        return (Path(__file__).resolve().parents[2] / "schemas" / f"{name}.json").read_text(encoding="utf-8")
+        spec = find_spec("penguin_lint.schemas")
+    except ModuleNotFoundError:
+        spec = None
+    folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+    folders.append(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "schemas"))
+    for folder in folders:
+        try:
+            with open(os.path.join(folder, f"{name}.json"), encoding="utf-8") as f:
+                return f.read()
+        except FileNotFoundError:
+            continue
+    raise FileNotFoundError(f"schema {name}.json is not installed")
 
 
 @lru_cache(maxsize=None)
