@@ -59,12 +59,14 @@ def _fill(unit: str, size: int, head: str = "x: [", tail: str = "]\n") -> str:
 
 # -- memory under the size limit ---------------------------------------------------------
 
+# Explicit ids: a test id holding the text would be megabytes, and older pytest
+# puts the id in an environment variable (PYTEST_CURRENT_TEST) too big to exec with.
 @pytest.mark.parametrize("name,text", [
     # 1.05 GB and 1.6 GB before the value budget and the lean position index
     ("60-deep flow mappings", _fill("{a: " * 60 + "1" + "}" * 60, int(4.9 * MiB))),
     ("62-deep flow sequences", _fill("[" * 62 + "1" + "]" * 62, int(4.9 * MiB))),
     ("60-deep JSON objects", _fill('{"a":' * 60 + "1" + "}" * 60, int(4.9 * MiB), '{"x": [', "]}\n")),
-])
+], ids=["flow-mappings", "flow-sequences", "json-objects"])
 def test_deep_flow_collections_under_the_size_limit_take_little_memory(repo, tmp_path, name, text):
     path = ATTEMPT if not name.startswith("60-deep JSON") else "leaderboard/rows.json"
     root = repo({path: text})
@@ -80,7 +82,7 @@ def test_deep_flow_collections_under_the_size_limit_take_little_memory(repo, tmp
 @pytest.mark.parametrize("text,what", [
     (_fill("{}", int(4.9 * MiB), "x = [", "]\n"), "more than 250,000 tables and arrays"),  # 269 MB, 11 s before
     (_fill('"a"', int(4.9 * MiB), "x = [", "]\n"), "more than 1,000,000 values"),
-])
+], ids=["tables", "values"])
 def test_toml_of_many_tiny_values_is_refused_before_parsing(repo, tmp_path, text, what):
     run = measured(repo({BENCH: text}), tmp_path)
     assert run["code"] == 1, run["stderr"]
