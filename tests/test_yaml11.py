@@ -83,9 +83,15 @@ def test_plain_scalars_get_pyyamls_values(text):
 
 @settings(max_examples=2000, deadline=None)
 @given(st.sampled_from([INT, FLOAT, BOOL, NULL]), st.one_of(near, words, st.text(max_size=8)))
+@example(FLOAT, "0:inf")
 def test_explicit_tags_fail_on_the_same_texts(tag, text):
     # !!int "abc", !!float "", !!bool "maybe": the event loop reports these as not valid
     mine, theirs = outcome(lambda: construct(tag, text)), outcome(lambda: pyyaml_value(tag, text))
+    if mine == ("overflow",):
+        # a base-60 float that adds up to infinity (!!float "0:inf") is refused
+        # as too large, where PyYAML gives inf
+        assert theirs[0] == "error" or theirs == ("float", float("inf")) or theirs == ("float", float("-inf"))
+        return
     assert (mine[0] == "error") == (theirs[0] == "error"), (mine, theirs)
     if mine[0] not in ("error", "float"):
         assert mine == theirs
