@@ -38,6 +38,8 @@ words = st.sampled_from(["yes", "Yes", "YES", "no", "No", "NO", "true", "True", 
 @settings(max_examples=3000, deadline=None)
 @given(st.one_of(near, words))
 @example("")
+@example("!")
+@example("*")
 def test_resolve_plain_is_pyyamls(text):
     assert resolve_plain(text) == pyyaml_tag(text)
 

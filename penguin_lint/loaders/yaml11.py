@@ -41,6 +41,8 @@ _TIMESTAMP = re.compile(r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
                      :[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?
                      (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""", re.X)
 _VALUE = re.compile(r"^(?:=)$")
+# PyYAML lists this one for completeness: no plain scalar starts with an indicator.
+_YAML = re.compile(r"^(?:!|&|\*)$")
 
 
 def _by_first_char():
@@ -49,7 +51,7 @@ def _by_first_char():
     for tag, regexp, first in ((BOOL, _BOOL, "yYnNtTfFoO"), (FLOAT, _FLOAT, "-+0123456789."),
                                (INT, _INT, "-+0123456789"), (MERGE, _MERGE, "<"),
                                (NULL, _NULL, "~nN"), (TIMESTAMP, _TIMESTAMP, "0123456789"),
-                               (VALUE, _VALUE, "=")):
+                               (VALUE, _VALUE, "="), (_T + "yaml", _YAML, "!&*")):
         for ch in first:
             table.setdefault(ch, []).append((tag, regexp))
     return {ch: tuple(v) for ch, v in table.items()}
