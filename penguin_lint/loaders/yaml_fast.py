@@ -25,10 +25,9 @@ import re
 from penguin_lint.loaders import document as _document
 from penguin_lint.loaders.document import Document, too_big
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
-from penguin_lint.loaders.yaml11 import FLOAT, INF as _INF, INT, NUMERIC_START as _NUMERIC_START
-from penguin_lint.loaders.yaml11 import NUMERIC_TEXT as _NUMERIC_TEXT, STR, TYPED as _TYPED
-from penguin_lint.loaders.yaml11 import Implicit as _Implicit, construct as _construct
-from penguin_lint.loaders.yaml11 import resolve_plain as _resolve_plain
+from penguin_lint.loaders.yaml11 import (
+    FLOAT, INF, INT, NUMERIC_START, NUMERIC_TEXT, STR, TYPED, Implicit, construct, resolve_plain,
+)
 
 # Above this the event loop runs (it has the limits for hostile sizes).
 MAX_TEXT = 256 * 1024
@@ -113,22 +112,22 @@ def _plain(v: str):
     if hit is not None:
         return hit
     if v.isdigit() and v.isascii() and len(v) < 19 and (v[0] != "0" or len(v) == 1):
-        hit = (int(v), _TYPED)
+        hit = (int(v), TYPED)
     elif len(v) < 300 and _DECIMAL.match(v):
         # what YAML 1.1 reads as a float first, short of overflowing one
-        hit = (float(v), _TYPED)
+        hit = (float(v), TYPED)
     else:
-        tag = _resolve_plain(v)
+        tag = resolve_plain(v)
         if tag == STR:
-            hit = (v, _NUMERIC_TEXT if v[:1] in _NUMERIC_START else 0)
+            hit = (v, NUMERIC_TEXT if v[:1] in NUMERIC_START else 0)
         else:
             try:
-                value = int(v) if tag == INT and v.isdigit() and (v[0] != "0" or len(v) == 1) else _construct(tag, v)
+                value = int(v) if tag == INT and v.isdigit() and (v[0] != "0" or len(v) == 1) else construct(tag, v)
             except Exception:  # the event loop reports it (too large, ...)
                 raise _Decline from None
-            if tag == FLOAT and value != value or value in (_INF, -_INF) or too_big(value):
+            if tag == FLOAT and value != value or value in (INF, -INF) or too_big(value):
                 raise _Decline  # rare: the event loop records its path in doc.nonfinite
-            hit = (value, _TYPED)
+            hit = (value, TYPED)
     if len(v) <= _MAX_TYPED_TEXT:
         if len(_typed) >= _MAX_TYPED:
             _typed.clear()
@@ -229,7 +228,7 @@ def _load(text: str, path: str, n: int):
                     else:
                         # a null, where libyaml puts it: just after the ':' or '-'
                         S[node] = E[node] = mark
-                        FL[node] = _TYPED
+                        FL[node] = TYPED
                 if not opened:
                     # close what this line's indentation leaves
                     while tcol > col or (tind and tcol == col and not dash):
@@ -320,7 +319,7 @@ def _load(text: str, path: str, n: int):
         cnt += 1
         S[node] = E[node] = mark
         KS[node], KE[node] = pks, pke
-        FL[node] = _TYPED
+        FL[node] = TYPED
         last = top[4]
         if last < 0:
             F[top[2]] = node
@@ -343,7 +342,7 @@ def _load(text: str, path: str, n: int):
     doc = Document(path, "yaml")
     doc.text = text
     doc.set_tree(TreePositions(tree, LineIndex(text), doc))
-    doc.implicit = _Implicit(doc, tree)
+    doc.implicit = Implicit(doc, tree)
     doc.data = root
     doc.parsed = True
     return doc

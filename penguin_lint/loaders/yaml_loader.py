@@ -35,9 +35,6 @@ except AttributeError:  # pragma: no cover
 
 # Scalar typing is YAML 1.1's, shared with the fast path (yaml11.py).
 _T = "tag:yaml.org,2002:"
-_SAFE_TAGS = SAFE_TAGS
-_INF, _NUMERIC_START, _TYPED, _NUMERIC_TEXT = INF, NUMERIC_START, TYPED, NUMERIC_TEXT
-_resolve_plain, _construct, _Implicit = resolve_plain, construct, Implicit
 
 _COMPLEX = object()  # the key of a value whose key was not a scalar
 
@@ -56,7 +53,7 @@ def load_yaml_events(text: str, path: str) -> Document:
     lines = LineIndex(text)
     tree = PositionTree(len(text))
     doc.set_tree(TreePositions(tree, lines, doc))
-    doc.implicit = _Implicit(doc, tree)
+    doc.implicit = Implicit(doc, tree)
     starts, ends, kstarts, kends = tree.start, tree.end, tree.kstart, tree.kend
     firsts, nexts, flags = tree.first, tree.next, tree.flags
     add_start, add_end, add_kstart, add_kend = starts.append, ends.append, kstarts.append, kends.append
@@ -98,7 +95,7 @@ def load_yaml_events(text: str, path: str) -> Document:
                 tag = ev.tag
                 plain = not ev.style
                 if tag is not None and tag != "!":
-                    if tag not in _SAFE_TAGS:
+                    if tag not in SAFE_TAGS:
                         problem("PL001", f"tag '{_short(tag)}' is not allowed in a data file", ev,
                                 "data files are loaded safely; remove the tag")
                         value = None
@@ -106,7 +103,7 @@ def load_yaml_events(text: str, path: str) -> Document:
                         value = ev.value
                     else:
                         try:
-                            value = _construct(tag, ev.value)
+                            value = construct(tag, ev.value)
                         except OverflowError:
                             problem("PL001", f"'{_shown(ev.value)}' is too large to be a number", ev)
                             value = None
@@ -119,16 +116,16 @@ def load_yaml_events(text: str, path: str) -> Document:
                     v = ev.value
                     # a small decimal integer, the commonest plain scalar: no resolver needed
                     tag = INT if v.isdigit() and v.isascii() and len(v) < 19 and (v[0] != "0" or len(v) == 1) \
-                        else _resolve_plain(v)
+                        else resolve_plain(v)
                     if tag == STR:
                         value = ev.value
-                        if value[:1] in _NUMERIC_START:
-                            flag = _NUMERIC_TEXT  # YAML 1.1 reads 1e3 as text: remember it for the hint
+                        if value[:1] in NUMERIC_START:
+                            flag = NUMERIC_TEXT  # YAML 1.1 reads 1e3 as text: remember it for the hint
                     else:
-                        flag = _TYPED
+                        flag = TYPED
                         try:
                             value = int(v) if tag == INT and v.isdigit() and (v[0] != "0" or len(v) == 1) \
-                                else _construct(tag, v)
+                                else construct(tag, v)
                         except OverflowError:
                             # a base-60 float of hundreds of groups
                             problem("PL001", f"'{_shown(ev.value)}' is too large to be a number", ev,
@@ -144,7 +141,7 @@ def load_yaml_events(text: str, path: str) -> Document:
                 if ev.anchor is not None:
                     problem("PL003", f"anchor '&{ev.anchor}' in a data file", ev,
                             "write the value out; anchors make reviews miss what a file says")
-                if ev.tag is not None and ev.tag != "!" and ev.tag not in _SAFE_TAGS:
+                if ev.tag is not None and ev.tag != "!" and ev.tag not in SAFE_TAGS:
                     problem("PL001", f"tag '{_short(ev.tag)}' is not allowed in a data file", ev,
                             "data files are loaded safely; remove the tag")
                 if len(stack) >= MAX_DEPTH:
@@ -247,7 +244,7 @@ def load_yaml_events(text: str, path: str) -> Document:
                     if frame[2]:
                         frame[4][key] = node
             if cls is ScalarEvent:
-                if node >= 0 and (tag == FLOAT and value != value or value in (_INF, -_INF) or too_big(value)):
+                if node >= 0 and (tag == FLOAT and value != value or value in (INF, -INF) or too_big(value)):
                     doc.nonfinite.append(vpath)
             elif cls is not AliasEvent:
                 stack.append([value, node, cls is MappingStartEvent, None, {} if node >= 0 else None, -1,
