@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.findings import Finding
@@ -48,6 +49,9 @@ class Directive:
     codes: Tuple[str, ...]
     problem: Optional[str] = None  # why it cannot work (malformed), if so
     own_line: bool = False         # the comment is alone on its line
+    # the code before the comment on its line, stripped: with the codes it
+    # tells a suppression in the base from one a change adds, whatever its line
+    before: str = field(default="", compare=False)
 
 
 # -- finding directives in a file's text ------------------------------------------
@@ -55,10 +59,15 @@ def find_directives(text: str, fmt: str) -> Tuple[Directive, ...]:
     """The directives in the comments of ``text`` (a YAML or TOML file)."""
     if MARK not in text or fmt not in ("yaml", "toml"):
         return ()
-    # (line, column, match, text before it) of each candidate comment
+    from penguin_lint.loaders.positions import split_lines  # (the loaders import this module)
+
+    # (line, column, match, text before it, offset) of each candidate comment;
+    # lines are the loaders' lines (loaders/positions.py: LF or CR LF only)
     candidates = []
     in_multiline: Optional[str] = None
-    for ln, line in enumerate(text.split("\n"), start=1):
+    offset = 0
+    for ln, line in enumerate(split_lines(text, keep_cr=True), start=1):
+        at, offset = offset, offset + len(line) + 1
         if fmt == "toml":
             start, in_multiline = _toml_comment_start(line, in_multiline)
             starts = [start] if start is not None else []
@@ -70,19 +79,17 @@ def find_directives(text: str, fmt: str) -> Tuple[Directive, ...]:
         for col in starts:
             m = _DIRECTIVE.match(line, col)
             if m is not None:
-                candidates.append((ln, col, m, line[:col]))
+                candidates.append((ln, col, m, line[:col], at + col))
                 break  # the rest of the line is this comment
         if len(candidates) >= MAX_CANDIDATES:
             break
     if fmt == "yaml" and candidates:
-        inside = _yaml_inside(text, [(ln, col) for ln, col, _, _ in candidates])
+        inside = _yaml_inside(text, [c[4] for c in candidates])
         candidates = [c for c, hidden in zip(candidates, inside) if not hidden]
     out: List[Directive] = []
-    for ln, col, m, before in candidates[:MAX_DIRECTIVES]:
+    for ln, col, m, before, _ in candidates[:MAX_DIRECTIVES]:
         d = _parse(ln, col, m.end(), m.group("body"))
-        if not before.strip():
-            d = Directive(d.line, d.column, d.end_column, d.scope, d.codes, d.problem, True)
-        out.append(d)
+        out.append(replace(d, own_line=not before.strip(), before=before.strip()))
     return tuple(out)
 
 
@@ -111,11 +118,13 @@ def _parse(line: int, col: int, end: int, body: str) -> Directive:
     return Directive(line, col + 1, end + 1, scope, codes)
 
 
-def _yaml_inside(text: str, points: List[Tuple[int, int]]) -> List[bool]:
-    """For each (1-based line, 0-based column) point, in order: whether it
-    lies inside a scalar (then a '#' there is text, not a comment), or past
-    a syntax error (nothing is known there; PL001 reports the file). Memory
-    stays with the points, however many tokens the file has."""
+def _yaml_inside(text: str, points: List[int]) -> List[bool]:
+    """For each character offset in ``points`` (ascending): whether it lies
+    inside a scalar (then a '#' there is text, not a comment), or past a
+    syntax error (nothing is known there; PL001 reports the file). Offsets,
+    not libyaml's line numbers: libyaml also breaks lines at a lone CR, NEL,
+    U+2028 and U+2029, which are characters inside a line here. Memory stays
+    with the points, however many tokens the file has."""
     import yaml
 
     try:
@@ -127,17 +136,17 @@ def _yaml_inside(text: str, points: List[Tuple[int, int]]) -> List[bool]:
         for tok in yaml.scan(text, Loader=loader):
             if tok.__class__ is not yaml.ScalarToken:
                 continue
-            s = (tok.start_mark.line + 1, tok.start_mark.column)
-            e = (tok.end_mark.line + 1, tok.end_mark.column)
+            s, e = tok.start_mark.index, tok.end_mark.index
             i = bisect_left(points, s)
             while i < len(points) and points[i] < e:
                 hidden[i] = True
                 i += 1
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
-        stop = mark.line + 1 if mark is not None else 1
+        # from the start of the line (as the loaders count) of the error on
+        stop = text.rfind("\n", 0, mark.index) + 1 if mark is not None else 0
         for i, p in enumerate(points):
-            if p[0] >= stop:
+            if p >= stop:
                 hidden[i] = True
     return hidden
 
