@@ -184,6 +184,93 @@ def _toml_comment_start(line: str, multiline: Optional[str]) -> Tuple[Optional[i
     return None, multiline
 
 
+# -- what can never be suppressed --------------------------------------------------
+#: Codes no comment suppresses, and why. A file that does not parse, is too
+#: large or is not UTF-8 was never checked (and a comment in it may be data
+#: the parser never reached); PL008 is the report that keeps suppressions
+#: honest; PL502 says that a change to the configuration does not apply to the
+#: run reviewing it. ``[per-file-ignores]`` in the configuration still applies.
+UNSUPPRESSIBLE = {
+    "PL001": "a file that does not parse was not checked at all",
+    "PL004": "a file too large to read was not checked at all",
+    "PL005": "a file that is not UTF-8 text was not checked at all",
+    "PL008": "it is the report that keeps suppressions honest",
+    "PL502": "a configuration change never applies to the run that reviews it",
+}
+
+
+# -- suppressions a change adds -----------------------------------------------------
+HELD_NOTE = "suppressed by the comment on line {line}, which this change adds; it applies once merged"
+
+
+@dataclass
+class AddedSuppression:
+    """A suppression that the head has and the base has not (some of the
+    codes of one directive). Reported for the reviewer to see; in the run
+    that reviews the change it suppresses nothing."""
+
+    path: str
+    line: int
+    column: int
+    end_column: Optional[int]
+    scope: str                  # LINE or FILE
+    codes: Tuple[str, ...]      # the codes the change adds
+    held: int = 0               # findings it would have hidden in this run
+
+    @property
+    def message(self) -> str:
+        where = "on this line" if self.scope == LINE else "in this file"
+        text = f"suppression of {', '.join(self.codes)} {where} is added by this change"
+        never = [c for c in self.codes if c in UNSUPPRESSIBLE]
+        if len(never) == len(self.codes):
+            return text + f"; {', '.join(never)} cannot be suppressed by a comment"
+        text += ": it applies once merged, not in this run"
+        if self.held:
+            text += f" ({self.held} finding{'s' if self.held != 1 else ''} reported here that it will hide)"
+        return text
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "line": self.line, "column": self.column,
+                "end_column": self.end_column, "scope": self.scope,
+                "codes": list(self.codes), "held": self.held, "message": self.message}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "AddedSuppression":
+        return cls(str(d["path"]), int(d["line"]), int(d["column"]),
+                   int(d["end_column"]) if d.get("end_column") is not None else None,
+                   FILE if d.get("scope") == FILE else LINE,
+                   tuple(str(c) for c in d.get("codes") or ()), int(d.get("held") or 0))
+
+
+def added_codes(head: Iterable[Directive], base: Iterable[Directive]) -> Dict[Tuple[int, int], frozenset]:
+    """(line, column) of each directive of ``head`` -> the codes the base
+    does not have. Directives are matched by kind and code, not by line, so
+    an edit above an old suppression does not make it new: first with the
+    code before the comment on its line, then without."""
+    exact: Counter = Counter()
+    loose: Counter = Counter()
+    for d in base:
+        for c in d.codes:
+            exact[(d.scope, d.before, c)] += 1
+            loose[(d.scope, c)] += 1
+    head = [d for d in head if d.codes]
+    pending = []
+    for d in head:
+        for c in d.codes:
+            if exact[(d.scope, d.before, c)] > 0:
+                exact[(d.scope, d.before, c)] -= 1
+                loose[(d.scope, c)] -= 1
+            else:
+                pending.append((d, c))
+    out: Dict[Tuple[int, int], set] = {}
+    for d, c in pending:
+        if loose[(d.scope, c)] > 0:
+            loose[(d.scope, c)] -= 1
+        else:
+            out.setdefault((d.line, d.column), set()).add(c)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
 # -- applying them ------------------------------------------------------------------
 CARRIER = "directive"
 
@@ -198,10 +285,15 @@ class Ledger:
     (:meth:`unused`), a directive that suppressed nothing becomes a PL008
     finding. Worker processes send their ledger back as carriers
     (:meth:`carriers`, :meth:`absorb`) among their findings.
+
+    In a run that reviews a change, the codes a directive has and the base
+    has not (``added`` of :meth:`note`) suppress nothing: the findings they
+    would hide are kept, with a note, and :meth:`added` lists them.
     """
 
     def __init__(self):
-        # (path, line, column) -> [path, directive, codes it suppressed]
+        # (path, line, column) -> [path, directive, codes it suppressed,
+        #                          codes the change adds, findings those held]
         self._uses: Dict[Tuple[str, int, int], list] = {}
         self._by_path: Dict[str, Tuple[Dict[int, List[list]], List[list]]] = {}
         self._suppressed: Set[tuple] = set()
@@ -210,8 +302,13 @@ class Ledger:
     def suppressed(self) -> int:
         return len(self._suppressed)
 
-    def note(self, path: str, directives: Iterable[Directive]) -> None:
-        """Know the directives of the file at ``path`` (once per file)."""
+    def _entry(self, path: str, d: Directive) -> list:
+        return self._uses.setdefault((path, d.line, d.column), [path, d, set(), frozenset(), [0]])
+
+    def note(self, path: str, directives: Iterable[Directive],
+             added: Optional[Dict[Tuple[int, int], frozenset]] = None) -> None:
+        """Know the directives of the file at ``path`` (once per file);
+        ``added``: (line, column) -> the codes of that directive a change adds."""
         if path in self._by_path:
             return
         by_line: Dict[int, List[list]] = {}
@@ -219,7 +316,9 @@ class Ledger:
         for d in directives:
             if not d.codes:
                 continue
-            entry = self._uses.setdefault((path, d.line, d.column), [path, d, set()])
+            entry = self._entry(path, d)
+            if added:
+                entry[3] = added.get((d.line, d.column), frozenset())
             (whole if d.scope == FILE else by_line.setdefault(d.line, [])).append(entry)
         self._by_path[path] = (by_line, whole)
 
@@ -228,16 +327,23 @@ class Ledger:
         kept = []
         for f in findings:
             known = self._by_path.get(f.path)
-            hit = None
-            if known is not None:
+            hit = held = None
+            if known is not None and f.code not in UNSUPPRESSIBLE:
                 by_line, whole = known
-                for entry in by_line.get(f.line, ()) if f.line is not None else ():
+                near = by_line.get(f.line, ()) if f.line is not None else ()
+                for entry in list(near) + whole:
                     if f.code in entry[1].codes:
-                        hit = entry
-                        break
-                if hit is None:
-                    hit = next((e for e in whole if f.code in e[1].codes), None)
+                        if f.code not in entry[3]:
+                            hit = entry
+                            break
+                        if held is None:
+                            held = entry
             if hit is None:
+                if held is not None:
+                    held[2].add(f.code)
+                    held[4][0] += 1
+                    note = HELD_NOTE.format(line=held[1].line)
+                    f = replace(f, hint=f"{note}; {f.hint}" if f.hint else note)
                 kept.append(f)
             else:
                 hit[2].add(f.code)
@@ -249,7 +355,7 @@ class Ledger:
         back from a worker process with its findings."""
         out = [Finding(code=CARRIER, name="", severity="", path=path, message="",
                        line=d.line, column=d.column, directive=(d, frozenset(used)))
-               for path, d, used in self._uses.values()]
+               for path, d, used, _added, _held in self._uses.values()]
         out += [Finding(code=CARRIER, name="", severity="", path=key[0], message="",
                         directive=("suppressed", key)) for key in self._suppressed]
         self.__init__()
@@ -266,21 +372,32 @@ class Ledger:
             if first == "suppressed":
                 self._suppressed.add(second)
                 continue
-            entry = self._uses.setdefault((f.path, first.line, first.column), [f.path, first, set()])
-            entry[2].update(second)
+            self._entry(f.path, first)[2].update(second)
         return rest
+
+    def added(self, report=None) -> List[AddedSuppression]:
+        """The suppressions the change adds, in the files ``report`` accepts."""
+        out = []
+        for path, d, _used, codes, held in self._uses.values():
+            if codes and (report is None or report(path)):
+                out.append(AddedSuppression(path, d.line, d.column, d.end_column, d.scope,
+                                            tuple(c for c in d.codes if c in codes), held[0]))
+        out.sort(key=lambda a: (a.path, a.line, a.column))
+        return out
 
     def unused(self, enabled: Set[str], rule, report=None) -> List[Finding]:
         """One ``rule`` (PL008) finding per directive with codes that ran
         (``enabled``) and suppressed nothing, in the files ``report`` accepts
-        (a pull-request run: the files it reports in full)."""
+        (a pull-request run: the files it reports in full). Codes that no
+        comment can suppress are reported by the rule itself."""
         out = []
         if rule is None or rule.code not in enabled:
             return out
-        for path, d, used in self._uses.values():
+        for path, d, used, _added, _held in self._uses.values():
             if report is not None and not report(path):
                 continue
-            judged = [code for code in d.codes if code in enabled and code not in used]
+            judged = [code for code in d.codes
+                      if code in enabled and code not in used and code not in UNSUPPRESSIBLE]
             if not judged:
                 continue
             where = "on this line" if d.scope == LINE else "in this file"
