@@ -200,6 +200,9 @@ UNSUPPRESSIBLE = {
 
 
 # -- suppressions a change adds -----------------------------------------------------
+#: ``Finding.directive`` of a finding an added suppression would hide: --fix
+#: leaves it alone (the author chose to keep it)
+HELD = "held"
 HELD_NOTE = "suppressed by the comment on line {line}, which this change adds; it applies once merged"
 
 
@@ -343,7 +346,7 @@ class Ledger:
                     held[2].add(f.code)
                     held[4][0] += 1
                     note = HELD_NOTE.format(line=held[1].line)
-                    f = replace(f, hint=f"{note}; {f.hint}" if f.hint else note)
+                    f = replace(f, hint=f"{note}; {f.hint}" if f.hint else note, directive=HELD)
                 kept.append(f)
             else:
                 hit[2].add(f.code)
