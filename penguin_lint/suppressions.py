@@ -218,7 +218,7 @@ class AddedSuppression:
     end_column: Optional[int]
     scope: str                  # LINE or FILE
     codes: Tuple[str, ...]      # the codes the change adds
-    held: int = 0               # findings it would have hidden in this run
+    held: int = 0               # findings it would hide in this run (kept, with a note)
 
     @property
     def message(self) -> str:
@@ -229,7 +229,7 @@ class AddedSuppression:
             return text + f"; {', '.join(never)} cannot be suppressed by a comment"
         text += ": it applies once merged, not in this run"
         if self.held:
-            text += f" ({self.held} finding{'s' if self.held != 1 else ''} reported here that it will hide)"
+            text += f", where it would hide {self.held} finding{'s' if self.held != 1 else ''}"
         return text
 
     def to_dict(self) -> dict:

@@ -75,7 +75,7 @@ def test_a_suppression_of_a_wrong_mean_fails_the_pull_request_and_says_why(pr):
     text = lint(pr, "--diff-base", "main", fmt="text")
     assert text.code == 1
     assert (f"{SUMMARY}:4:1: suppression of PL303 in this file is added by this change: it applies once "
-            f"merged, not in this run (1 finding reported here that it will hide) (notice)") in text.output.splitlines()
+            f"merged, not in this run, where it would hide 1 finding (notice)") in text.output.splitlines()
 
 
 def test_a_suppression_of_pl502_in_the_pull_requests_own_config_is_no_suppression(pr):
@@ -171,7 +171,7 @@ def test_the_action_annotates_an_added_suppression_and_lists_it_in_the_summary(t
                and "hint: suppressed by the comment on line 4, which this change adds" in c for c in commands), commands
     notice = (f"::notice file={SUMMARY},line=4,col=1,endColumn=35,title=penguin-lint%3A suppression added::"
               "suppression of PL303 in this file is added by this change: it applies once merged, not in "
-              "this run (1 finding reported here that it will hide)")
+              "this run, where it would hide 1 finding")
     assert notice in commands, commands
     assert "### 1 suppression added by this change\n" in run.summary
     assert ("experiments/lb/exp\\-1/test/summary\\.yaml:4](https://github.com/lab/benchmarks/blob/"
