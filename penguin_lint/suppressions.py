@@ -12,6 +12,11 @@ and only in comments: a ``#`` inside a quoted or block scalar, or inside a
 TOML string, is text, not a directive. The engine applies them once, when
 it finishes a run (:func:`apply`); a directive that suppressed nothing is
 itself reported (PL008), so suppressions do not rot.
+
+In a run that reviews a change (a pull request, the hook against ``HEAD``)
+only the base's suppressions apply: the codes a change adds to a file's
+comments are listed for the reviewer and hide nothing until merged
+(:func:`added_codes`). Some codes no comment suppresses (``UNSUPPRESSIBLE``).
 """
 from __future__ import annotations
 
