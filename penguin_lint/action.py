@@ -254,6 +254,7 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
     from penguin_lint.engine import Result
     from penguin_lint.findings import Finding
     from penguin_lint.rules import all_rules
+    from penguin_lint.suppressions import AddedSuppression
 
     # Only the fields a Finding has: a newer report may carry more.
     known = {f.name for f in fields(Finding)}
@@ -261,7 +262,8 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
                     doc["summary"]["files"], omitted=doc["summary"].get("omitted", 0),
                     compared_with=doc["summary"].get("compared_with"),
                     hidden=doc["summary"].get("hidden", 0),
-                    no_changes=doc["summary"].get("no_changes", False))
+                    no_changes=doc["summary"].get("no_changes", False),
+                    suppressions_added=[AddedSuppression.from_dict(a) for a in doc.get("suppressions_added") or ()])
     # Existence is asked of the linted tree, by the path the linter reported.
     exists = {f.path: os.path.lexists(root / f.path) for f in result.findings if f.path}
     prefix = repository_prefix(root, env)

@@ -8,7 +8,7 @@ findings about files missing from the touched folders.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 import os
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
@@ -51,6 +51,9 @@ class Result:
     suppressed: int = 0
     #: findings --fix repaired before this result was made (None: no --fix)
     fixed: Optional[int] = None
+    #: inline suppressions the change adds (suppressions.AddedSuppression);
+    #: they suppress nothing in the run that reviews the change
+    suppressions_added: List = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -91,6 +94,9 @@ class Engine:
                 self.by_kind.setdefault(k, []).append(r)
         # path -> kind given with --kind for command-line files
         self.forced_kinds: Dict[str, str] = dict(forced_kinds or {})
+        # the Scope of a run that reviews a change against a base: the
+        # suppressions the change adds do not apply in it
+        self._review = None
 
     # -- subjects -------------------------------------------------------------
     def subject(self, path: str, is_dir: bool) -> Subject:
@@ -142,7 +148,11 @@ class Engine:
             for p in sorted(paths):
                 if p == subject.path or self.subject(p, False).kind in FILE_KINDS:
                     doc = self.repo.load(p)
-                    self.ledger.note(p, doc.directives if doc is not None else ())
+                    directives = doc.directives if doc is not None else ()
+                    added = None
+                    if directives and self._review is not None:
+                        added = self._review.added_suppressions(p, directives)
+                    self.ledger.note(p, directives, added)
             out = self.ledger.filter(out)
         return out
 
@@ -375,6 +385,7 @@ class Engine:
         findings: List[Finding] = []
         files = 0
         unit = None
+        self._review = scope if scope.base is not None else None
         for path in sorted(subjects):
             s = subjects[path]
             here = _unit_of(path)
@@ -396,6 +407,7 @@ class Engine:
             self._drop(unit, scope)
         # Unused suppressions are judged where every finding is reported.
         result = self._finish(findings, files, report_unused=scope.touches)
+        self._review = None
         result.touched = frozenset(change.paths)
         result.hidden = scope.hidden
         result.base_loads = scope.base.repo.loads if scope.base is not None else 0
@@ -412,10 +424,13 @@ class Engine:
         with PL008 for suppressions that suppressed nothing in the files
         ``report_unused`` accepts (default: all)."""
         suppressed = 0
+        added = []
         if self.ledger is not None:
             findings = self.ledger.absorb(findings)
             findings += self.ledger.unused({r.code for r in self.rules}, get_rule("PL008"), report_unused)
             suppressed = self.ledger.suppressed
+            if self._review is not None:
+                added = self.ledger.added(report_unused)
             self.ledger = Ledger()
         out = []
         seen = set()
@@ -430,7 +445,8 @@ class Engine:
             out.append(f)
         out.sort(key=Finding.sort_key)
         out, omitted = cap_findings(out)
-        return Result(out, files, self.repo.loads, omitted=omitted, suppressed=suppressed)
+        return Result(out, files, self.repo.loads, omitted=omitted, suppressed=suppressed,
+                      suppressions_added=added)
 
 
 def _unit_of(path: str) -> str:

@@ -89,4 +89,5 @@ def relocate(result, prefix: str):
     if not prefix:
         return result
     findings = [replace(f, path=prefix + f.path if f.path else prefix.rstrip("/")) for f in result.findings]
-    return replace(result, findings=findings)
+    added = [replace(a, path=prefix + a.path) for a in getattr(result, "suppressions_added", ())]
+    return replace(result, findings=findings, suppressions_added=added)

@@ -210,6 +210,17 @@ class Scope:
                     self.hidden += 1
         return [f for i, f in enumerate(findings) if not old[i]]
 
+    def added_suppressions(self, path: str, directives) -> Dict[Tuple[int, int], frozenset]:
+        """(line, column) of each directive of ``path`` -> the codes the base
+        does not have at the same place (the file followed back through a
+        rename; a directive's kind and codes, not its line)."""
+        from penguin_lint.suppressions import added_codes
+
+        base = self.base
+        base_path = self.change.base_path(path)
+        doc = base.repo.load(base_path) if base_path and base.repo.is_file(base_path) else None
+        return added_codes(directives, doc.directives if doc is not None else ())
+
     def forget(self) -> None:
         """Drop what was looked up for the last unit (keeps memory flat)."""
         self._fp.clear()

@@ -12,12 +12,18 @@ and only in comments: a ``#`` inside a quoted or block scalar, or inside a
 TOML string, is text, not a directive. The engine applies them once, when
 it finishes a run (:func:`apply`); a directive that suppressed nothing is
 itself reported (PL008), so suppressions do not rot.
+
+In a run that reviews a change (a pull request, the hook against ``HEAD``)
+only the base's suppressions apply: the codes a change adds to a file's
+comments are listed for the reviewer and hide nothing until merged
+(:func:`added_codes`). Some codes no comment suppresses (``UNSUPPRESSIBLE``).
 """
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.findings import Finding
@@ -48,6 +54,9 @@ class Directive:
     codes: Tuple[str, ...]
     problem: Optional[str] = None  # why it cannot work (malformed), if so
     own_line: bool = False         # the comment is alone on its line
+    # the code before the comment on its line, stripped: with the codes it
+    # tells a suppression in the base from one a change adds, whatever its line
+    before: str = field(default="", compare=False)
 
 
 # -- finding directives in a file's text ------------------------------------------
@@ -55,10 +64,15 @@ def find_directives(text: str, fmt: str) -> Tuple[Directive, ...]:
     """The directives in the comments of ``text`` (a YAML or TOML file)."""
     if MARK not in text or fmt not in ("yaml", "toml"):
         return ()
-    # (line, column, match, text before it) of each candidate comment
+    from penguin_lint.loaders.positions import split_lines  # (the loaders import this module)
+
+    # (line, column, match, text before it, offset) of each candidate comment;
+    # lines are the loaders' lines (loaders/positions.py: LF or CR LF only)
     candidates = []
     in_multiline: Optional[str] = None
-    for ln, line in enumerate(text.split("\n"), start=1):
+    offset = 0
+    for ln, line in enumerate(split_lines(text, keep_cr=True), start=1):
+        at, offset = offset, offset + len(line) + 1
         if fmt == "toml":
             start, in_multiline = _toml_comment_start(line, in_multiline)
             starts = [start] if start is not None else []
@@ -70,19 +84,17 @@ def find_directives(text: str, fmt: str) -> Tuple[Directive, ...]:
         for col in starts:
             m = _DIRECTIVE.match(line, col)
             if m is not None:
-                candidates.append((ln, col, m, line[:col]))
+                candidates.append((ln, col, m, line[:col], at + col))
                 break  # the rest of the line is this comment
         if len(candidates) >= MAX_CANDIDATES:
             break
     if fmt == "yaml" and candidates:
-        inside = _yaml_inside(text, [(ln, col) for ln, col, _, _ in candidates])
+        inside = _yaml_inside(text, [c[4] for c in candidates])
         candidates = [c for c, hidden in zip(candidates, inside) if not hidden]
     out: List[Directive] = []
-    for ln, col, m, before in candidates[:MAX_DIRECTIVES]:
+    for ln, col, m, before, _ in candidates[:MAX_DIRECTIVES]:
         d = _parse(ln, col, m.end(), m.group("body"))
-        if not before.strip():
-            d = Directive(d.line, d.column, d.end_column, d.scope, d.codes, d.problem, True)
-        out.append(d)
+        out.append(replace(d, own_line=not before.strip(), before=before.strip()))
     return tuple(out)
 
 
@@ -111,11 +123,13 @@ def _parse(line: int, col: int, end: int, body: str) -> Directive:
     return Directive(line, col + 1, end + 1, scope, codes)
 
 
-def _yaml_inside(text: str, points: List[Tuple[int, int]]) -> List[bool]:
-    """For each (1-based line, 0-based column) point, in order: whether it
-    lies inside a scalar (then a '#' there is text, not a comment), or past
-    a syntax error (nothing is known there; PL001 reports the file). Memory
-    stays with the points, however many tokens the file has."""
+def _yaml_inside(text: str, points: List[int]) -> List[bool]:
+    """For each character offset in ``points`` (ascending): whether it lies
+    inside a scalar (then a '#' there is text, not a comment), or past a
+    syntax error (nothing is known there; PL001 reports the file). Offsets,
+    not libyaml's line numbers: libyaml also breaks lines at a lone CR, NEL,
+    U+2028 and U+2029, which are characters inside a line here. Memory stays
+    with the points, however many tokens the file has."""
     import yaml
 
     try:
@@ -127,17 +141,17 @@ def _yaml_inside(text: str, points: List[Tuple[int, int]]) -> List[bool]:
         for tok in yaml.scan(text, Loader=loader):
             if tok.__class__ is not yaml.ScalarToken:
                 continue
-            s = (tok.start_mark.line + 1, tok.start_mark.column)
-            e = (tok.end_mark.line + 1, tok.end_mark.column)
+            s, e = tok.start_mark.index, tok.end_mark.index
             i = bisect_left(points, s)
             while i < len(points) and points[i] < e:
                 hidden[i] = True
                 i += 1
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
-        stop = mark.line + 1 if mark is not None else 1
+        # from the start of the line (as the loaders count) of the error on
+        stop = text.rfind("\n", 0, mark.index) + 1 if mark is not None else 0
         for i, p in enumerate(points):
-            if p[0] >= stop:
+            if p >= stop:
                 hidden[i] = True
     return hidden
 
@@ -175,6 +189,96 @@ def _toml_comment_start(line: str, multiline: Optional[str]) -> Tuple[Optional[i
     return None, multiline
 
 
+# -- what can never be suppressed --------------------------------------------------
+#: Codes no comment suppresses, and why. A file that does not parse, is too
+#: large or is not UTF-8 was never checked (and a comment in it may be data
+#: the parser never reached); PL008 is the report that keeps suppressions
+#: honest; PL502 says that a change to the configuration does not apply to the
+#: run reviewing it. ``[per-file-ignores]`` in the configuration still applies.
+UNSUPPRESSIBLE = {
+    "PL001": "a file that does not parse was not checked at all",
+    "PL004": "a file too large to read was not checked at all",
+    "PL005": "a file that is not UTF-8 text was not checked at all",
+    "PL008": "it is the report that keeps suppressions honest",
+    "PL502": "a configuration change never applies to the run that reviews it",
+}
+
+
+# -- suppressions a change adds -----------------------------------------------------
+#: ``Finding.directive`` of a finding an added suppression would hide: --fix
+#: leaves it alone (the author chose to keep it)
+HELD = "held"
+HELD_NOTE = "suppressed by the comment on line {line}, which this change adds; it applies once merged"
+
+
+@dataclass
+class AddedSuppression:
+    """A suppression that the head has and the base has not (some of the
+    codes of one directive). Reported for the reviewer to see; in the run
+    that reviews the change it suppresses nothing."""
+
+    path: str
+    line: int
+    column: int
+    end_column: Optional[int]
+    scope: str                  # LINE or FILE
+    codes: Tuple[str, ...]      # the codes the change adds
+    held: int = 0               # findings it would hide in this run (kept, with a note)
+
+    @property
+    def message(self) -> str:
+        where = "on this line" if self.scope == LINE else "in this file"
+        text = f"suppression of {', '.join(self.codes)} {where} is added by this change"
+        never = [c for c in self.codes if c in UNSUPPRESSIBLE]
+        if len(never) == len(self.codes):
+            return text + f"; {', '.join(never)} cannot be suppressed by a comment"
+        text += ": it applies once merged, not in this run"
+        if self.held:
+            text += f", where it would hide {self.held} finding{'s' if self.held != 1 else ''}"
+        return text
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "line": self.line, "column": self.column,
+                "end_column": self.end_column, "scope": self.scope,
+                "codes": list(self.codes), "held": self.held, "message": self.message}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "AddedSuppression":
+        return cls(str(d["path"]), int(d["line"]), int(d["column"]),
+                   int(d["end_column"]) if d.get("end_column") is not None else None,
+                   FILE if d.get("scope") == FILE else LINE,
+                   tuple(str(c) for c in d.get("codes") or ()), int(d.get("held") or 0))
+
+
+def added_codes(head: Iterable[Directive], base: Iterable[Directive]) -> Dict[Tuple[int, int], frozenset]:
+    """(line, column) of each directive of ``head`` -> the codes the base
+    does not have. Directives are matched by kind and code, not by line, so
+    an edit above an old suppression does not make it new: first with the
+    code before the comment on its line, then without."""
+    exact: Counter = Counter()
+    loose: Counter = Counter()
+    for d in base:
+        for c in d.codes:
+            exact[(d.scope, d.before, c)] += 1
+            loose[(d.scope, c)] += 1
+    head = [d for d in head if d.codes]
+    pending = []
+    for d in head:
+        for c in d.codes:
+            if exact[(d.scope, d.before, c)] > 0:
+                exact[(d.scope, d.before, c)] -= 1
+                loose[(d.scope, c)] -= 1
+            else:
+                pending.append((d, c))
+    out: Dict[Tuple[int, int], set] = {}
+    for d, c in pending:
+        if loose[(d.scope, c)] > 0:
+            loose[(d.scope, c)] -= 1
+        else:
+            out.setdefault((d.line, d.column), set()).add(c)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
 # -- applying them ------------------------------------------------------------------
 CARRIER = "directive"
 
@@ -189,10 +293,15 @@ class Ledger:
     (:meth:`unused`), a directive that suppressed nothing becomes a PL008
     finding. Worker processes send their ledger back as carriers
     (:meth:`carriers`, :meth:`absorb`) among their findings.
+
+    In a run that reviews a change, the codes a directive has and the base
+    has not (``added`` of :meth:`note`) suppress nothing: the findings they
+    would hide are kept, with a note, and :meth:`added` lists them.
     """
 
     def __init__(self):
-        # (path, line, column) -> [path, directive, codes it suppressed]
+        # (path, line, column) -> [path, directive, codes it suppressed,
+        #                          codes the change adds, findings those held]
         self._uses: Dict[Tuple[str, int, int], list] = {}
         self._by_path: Dict[str, Tuple[Dict[int, List[list]], List[list]]] = {}
         self._suppressed: Set[tuple] = set()
@@ -201,8 +310,13 @@ class Ledger:
     def suppressed(self) -> int:
         return len(self._suppressed)
 
-    def note(self, path: str, directives: Iterable[Directive]) -> None:
-        """Know the directives of the file at ``path`` (once per file)."""
+    def _entry(self, path: str, d: Directive) -> list:
+        return self._uses.setdefault((path, d.line, d.column), [path, d, set(), frozenset(), [0]])
+
+    def note(self, path: str, directives: Iterable[Directive],
+             added: Optional[Dict[Tuple[int, int], frozenset]] = None) -> None:
+        """Know the directives of the file at ``path`` (once per file);
+        ``added``: (line, column) -> the codes of that directive a change adds."""
         if path in self._by_path:
             return
         by_line: Dict[int, List[list]] = {}
@@ -210,7 +324,9 @@ class Ledger:
         for d in directives:
             if not d.codes:
                 continue
-            entry = self._uses.setdefault((path, d.line, d.column), [path, d, set()])
+            entry = self._entry(path, d)
+            if added:
+                entry[3] = added.get((d.line, d.column), frozenset())
             (whole if d.scope == FILE else by_line.setdefault(d.line, [])).append(entry)
         self._by_path[path] = (by_line, whole)
 
@@ -219,16 +335,23 @@ class Ledger:
         kept = []
         for f in findings:
             known = self._by_path.get(f.path)
-            hit = None
-            if known is not None:
+            hit = held = None
+            if known is not None and f.code not in UNSUPPRESSIBLE:
                 by_line, whole = known
-                for entry in by_line.get(f.line, ()) if f.line is not None else ():
+                near = by_line.get(f.line, ()) if f.line is not None else ()
+                for entry in list(near) + whole:
                     if f.code in entry[1].codes:
-                        hit = entry
-                        break
-                if hit is None:
-                    hit = next((e for e in whole if f.code in e[1].codes), None)
+                        if f.code not in entry[3]:
+                            hit = entry
+                            break
+                        if held is None:
+                            held = entry
             if hit is None:
+                if held is not None:
+                    held[2].add(f.code)
+                    held[4][0] += 1
+                    note = HELD_NOTE.format(line=held[1].line)
+                    f = replace(f, hint=f"{note}; {f.hint}" if f.hint else note, directive=HELD)
                 kept.append(f)
             else:
                 hit[2].add(f.code)
@@ -240,7 +363,7 @@ class Ledger:
         back from a worker process with its findings."""
         out = [Finding(code=CARRIER, name="", severity="", path=path, message="",
                        line=d.line, column=d.column, directive=(d, frozenset(used)))
-               for path, d, used in self._uses.values()]
+               for path, d, used, _added, _held in self._uses.values()]
         out += [Finding(code=CARRIER, name="", severity="", path=key[0], message="",
                         directive=("suppressed", key)) for key in self._suppressed]
         self.__init__()
@@ -257,21 +380,32 @@ class Ledger:
             if first == "suppressed":
                 self._suppressed.add(second)
                 continue
-            entry = self._uses.setdefault((f.path, first.line, first.column), [f.path, first, set()])
-            entry[2].update(second)
+            self._entry(f.path, first)[2].update(second)
         return rest
+
+    def added(self, report=None) -> List[AddedSuppression]:
+        """The suppressions the change adds, in the files ``report`` accepts."""
+        out = []
+        for path, d, _used, codes, held in self._uses.values():
+            if codes and (report is None or report(path)):
+                out.append(AddedSuppression(path, d.line, d.column, d.end_column, d.scope,
+                                            tuple(c for c in d.codes if c in codes), held[0]))
+        out.sort(key=lambda a: (a.path, a.line, a.column))
+        return out
 
     def unused(self, enabled: Set[str], rule, report=None) -> List[Finding]:
         """One ``rule`` (PL008) finding per directive with codes that ran
         (``enabled``) and suppressed nothing, in the files ``report`` accepts
-        (a pull-request run: the files it reports in full)."""
+        (a pull-request run: the files it reports in full). Codes that no
+        comment can suppress are reported by the rule itself."""
         out = []
         if rule is None or rule.code not in enabled:
             return out
-        for path, d, used in self._uses.values():
+        for path, d, used, _added, _held in self._uses.values():
             if report is not None and not report(path):
                 continue
-            judged = [code for code in d.codes if code in enabled and code not in used]
+            judged = [code for code in d.codes
+                      if code in enabled and code not in used and code not in UNSUPPRESSIBLE]
             if not judged:
                 continue
             where = "on this line" if d.scope == LINE else "in this file"

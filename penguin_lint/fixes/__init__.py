@@ -18,6 +18,7 @@ from penguin_lint.findings import Finding
 from penguin_lint.fixes import ids, quoting, status, summary, unused_suppression
 from penguin_lint.fixes.source import Edit, Source
 from penguin_lint.fixes.writer import WriteRefused, read_current, unified_diff, write_atomic
+from penguin_lint.suppressions import HELD
 
 FIXERS: Dict[str, Callable] = {
     "PL303": summary.fix,
@@ -53,7 +54,8 @@ def plan(findings: List[Finding], root: str, ctx, rules: Dict[str, object],
                if code in FIXERS and (r.fixable == "safe" or (unsafe and r.fixable == "unsafe"))}
     by_path: Dict[str, List[Finding]] = {}
     for f in findings:
-        if f.code in allowed and f.line is not None:
+        # a finding a suppression (new in this change) names is the author's to keep
+        if f.code in allowed and f.line is not None and f.directive != HELD:
             by_path.setdefault(f.path, []).append(f)
     out: List[FileFix] = []
     refused: List[str] = []

@@ -18,13 +18,8 @@ from dataclasses import dataclass
 from typing import Any, List, Optional, Tuple
 
 from penguin_lint.loaders import load_bytes
+from penguin_lint.loaders.positions import line_starts
 
-# What each parser counts as a line break (libyaml: YAML 1.1's breaks;
-# the TOML scanner: str.splitlines).
-_BREAKS = {
-    "yaml": re.compile("\r\n|[\r\n\x85\u2028\u2029]"),
-    "toml": re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]"),
-}
 # A TOML value that is not a string: a number, boolean or date-time.
 _TOML_BARE = re.compile(r"[0-9A-Za-z_:.+\-]+(?: [0-9][0-9:.+\-Zz]*)?")
 
@@ -51,11 +46,9 @@ class Source:
         self.text = raw[3:].decode("utf-8") if self.bom else raw.decode("utf-8")
         self.doc = load_bytes(raw, path)
         self.fmt = self.doc.fmt
-        starts = [0]
-        pattern = _BREAKS.get(self.fmt)
-        if pattern is not None:
-            starts += [m.end() for m in pattern.finditer(self.text)]
-        self._starts = starts
+        # lines as the loaders count them (LF or CR LF): a finding's line,
+        # a directive's line and an edit's line are the same line
+        self._starts = line_starts(self.text)
 
     @property
     def ok(self) -> bool:

@@ -85,12 +85,22 @@ def unified_diff(rel: str, old: bytes, new: bytes) -> List[str]:
     sanitized, and every line starts with ' ', '+', '-' or '@', so a line of
     content can drive no terminal and forge no CI log command. Line endings
     are not shown (the fix keeps them as they are)."""
-    a = old.decode("utf-8", "replace").splitlines(keepends=True)
-    b = new.decode("utf-8", "replace").splitlines(keepends=True)
+    # lines as everywhere else (LF or CR LF), so the hunks' line numbers are
+    # the findings' line numbers
+    a = _lines(old)
+    b = _lines(new)
     out = []
     for line in difflib.unified_diff(a, b, f"a/{rel}", f"b/{rel}"):
-        body = line.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+        body = line[:-1] if line.endswith("\n") else line
+        body = body[:-1] if body.endswith("\r") else body
         out.append(sanitize(body))
         if body == line and not line.startswith(("---", "+++", "@@")):
             out.append("\\ No newline at end of file")
     return out
+
+
+def _lines(raw: bytes) -> List[str]:
+    text = raw.decode("utf-8", "replace")
+    lines = text.split("\n")
+    last = lines.pop()
+    return [ln + "\n" for ln in lines] + ([last] if last else [])

@@ -1,9 +1,10 @@
 """Where things are in a data file: lines as editors count them, and a lean
 index of every value's span.
 
-Lines end at ``\\n`` (a ``\\r\\n`` pair is one end). A lone CR, NEL, U+2028
-and U+2029 are characters inside a line, as they are to git, to GitHub's
-annotations and to editors; libyaml's own line numbers count them as breaks,
+Lines end at ``\\n`` (a ``\\r\\n`` pair is one end): the one definition
+of a line, shared by positions, inline suppressions and ``--fix``. A lone CR,
+NEL, U+2028 and U+2029 are characters inside a line, as they are to git, to
+GitHub's annotations and to editors; libyaml's own line numbers count them as breaks,
 so positions are computed here from character offsets instead. Columns are
 1-based code points.
 
@@ -197,11 +198,28 @@ class TreePositions:
         return self.value(path)
 
 
-def split_lines(text: str) -> list:
+def split_lines(text: str, keep_cr: bool = False) -> list:
     """The file's lines as editors count them: ended by LF (or CR LF) only.
-    ``str.splitlines`` also breaks at U+2028, NEL and form feeds, which TOML
-    strings may hold, and would shift every later line."""
+    ``str.splitlines`` also breaks at a lone CR, U+2028, U+2029, NEL and
+    form feeds, which strings may hold, and would shift every later line.
+    ``keep_cr``: a CR before the LF stays on its line (each line is then
+    exactly the text between two LFs)."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    if keep_cr:
+        return lines
     return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def line_starts(text: str) -> list:
+    """The offset at which each line starts (the first is 0), lines as
+    :func:`split_lines` and :class:`LineIndex` count them: every place that
+    turns a line number into text (directives, ``--fix``) uses this."""
+    starts = [0]
+    find = text.find
+    i = find("\n")
+    while i != -1:
+        starts.append(i + 1)
+        i = find("\n", i + 1)
+    return starts

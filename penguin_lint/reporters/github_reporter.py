@@ -59,6 +59,18 @@ def annotation(f) -> str:
     return f"::{level} {','.join(props)}::{escape_data(message)}"
 
 
+ADDED_TITLE = "penguin-lint: suppression added"
+
+
+def added_annotation(a) -> str:
+    """A ``::notice`` on a suppression the change adds."""
+    props = [f"file={escape_property(a.path)}", f"line={int(a.line)}", f"col={int(a.column)}"]
+    if a.end_column is not None:
+        props.append(f"endColumn={int(a.end_column)}")
+    props.append(f"title={escape_property(ADDED_TITLE)}")
+    return f"::notice {','.join(props)}::{escape_data(a.message)}"
+
+
 def log_lines(f) -> List[str]:
     """A finding as plain log text: ``error: path:line:col: CODE message``."""
     loc = sanitize(f.path) or "."
@@ -104,9 +116,17 @@ def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
         stream.write(f"::notice title=penguin-lint::{plural(hidden, 'more finding')} than GitHub annotates "
                      f"({SHOWN_PER_LEVEL} errors and {SHOWN_PER_LEVEL} warnings per step): "
                      f"{where}the log prints every one\n")
+    added = list(getattr(result, "suppressions_added", None) or ())
+    for a in added[:SHOWN_PER_LEVEL]:  # GitHub shows 10 notices per step too
+        stream.write(added_annotation(a) + "\n")
+    if len(added) > SHOWN_PER_LEVEL:
+        stream.write(f"::notice title=penguin-lint::{plural(len(added) - SHOWN_PER_LEVEL, 'more suppression')} "
+                     f"added by this change: the log prints every one\n")
     for f in result.findings:
         for line in log_lines(f):
             stream.write(line + "\n")
+    for a in added:
+        stream.write(f"notice: {sanitize(a.path)}:{int(a.line)}:{int(a.column)}: {sanitize(a.message)}\n")
     stream.write((f"penguin-lint: {no_changes(result)}" if no_changes(result) else
                   f"penguin-lint: {plural(result.errors, 'error')}, {plural(result.warnings, 'warning')} "
                   f"({files_checked(result)})") + "\n")

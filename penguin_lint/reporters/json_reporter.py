@@ -16,6 +16,11 @@ def report(result, stream, **_):
         "findings": [f.to_dict() for f in result.findings],
         "summary": summary,
     }
+    added = getattr(result, "suppressions_added", None) or []
+    if added or getattr(result, "compared_with", None):
+        # a pull-request run: the inline suppressions the change adds (they
+        # apply once merged; here they suppress nothing)
+        doc["suppressions_added"] = [a.to_dict() for a in added]
     omitted = getattr(result, "omitted", 0)
     if omitted:  # findings folded into "N more" ones, past the cap per file and code
         doc["summary"]["omitted"] = omitted

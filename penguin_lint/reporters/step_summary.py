@@ -60,8 +60,10 @@ def render(result, findings, blob_base: Optional[str] = None,
     head = "## penguin-lint\n\n"
     if no_changes(result):
         return head + md(no_changes(result)) + "\n\n"
+    added = _added_section(result, blob_base, budget // 4)
     if not findings:
-        return head + f"All checks passed ({files}).\n\n"
+        return head + f"All checks passed ({files}).\n\n" + added
+    budget -= _size(added)
     parts = [head + f"**{plural(e, 'error')}, {plural(w, 'warning')}** ({files})\n\n"]
     used = _size(parts[0])
     shown = 0
@@ -103,7 +105,27 @@ def render(result, findings, blob_base: Optional[str] = None,
     if cut:
         parts.append(f"**{plural(len(findings) - shown, 'more finding')} {CUT_NOTE}** "
                      f"The step's log prints every finding.\n\n")
-    return "".join(parts)
+    return "".join(parts) + added
+
+
+def _added_section(result, blob_base: Optional[str], budget: int) -> str:
+    """The inline suppressions the change adds, one line each: the reviewer
+    sees every one (they apply once merged)."""
+    added = list(getattr(result, "suppressions_added", None) or ())
+    if not added:
+        return ""
+    text = (f"### {plural(len(added), 'suppression')} added by this change\n\n"
+            "They suppress nothing in this run; they apply once merged.\n\n")
+    for i, a in enumerate(added):
+        url = file_url(blob_base, a.path)
+        where = f"{md(a.path)}:{int(a.line)}"
+        where = f"[{where}]({url}#L{int(a.line)})" if url else where
+        row = f"- :mag: {where}: {md(a.message)}\n"
+        if _size(text) + _size(row) + _NOTE_ROOM > budget:
+            text += f"- {plural(len(added) - i, 'more suppression')} {CUT_NOTE} The step's log prints every one.\n"
+            break
+        text += row
+    return text + "\n"
 
 
 def render_failure(message: str, fix: str) -> str:

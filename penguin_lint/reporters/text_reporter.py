@@ -19,6 +19,10 @@ def report(result, stream, color: bool = False, **_):
                      + (c(_DIM, " (warning)") if f.severity != "error" else "") + "\n")
         if f.hint:
             stream.write(f"    {c(_CYAN, 'hint:')} {sanitize(f.hint)}\n")
+    for a in getattr(result, "suppressions_added", None) or ():
+        # the reviewer sees every suppression a change adds
+        loc = safe_line(a.path) + f":{a.line}:{a.column}"
+        stream.write(f"{c(_BOLD, loc)}: {sanitize(a.message)}" + c(_DIM, " (notice)") + "\n")
     e, w = result.errors, result.warnings
     files = files_checked(result)
     fixed = getattr(result, "fixed", None)

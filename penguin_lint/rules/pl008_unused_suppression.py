@@ -18,7 +18,10 @@ class UnusedSuppression(Rule):
     do not outlive the problem they were written for: the finding is gone,
     the comment is on a line of its own (it applies to that line only), or
     it is malformed (``disable PL104`` without ``=``, a code that is not a
-    rule code). Codes a run does not check (``--select``) are not judged.
+    rule code), or it names a code no comment can suppress (PL001, PL004,
+    PL005, PL008, PL502: the file was not checked at all, or the finding
+    guards the gate itself). Codes a run does not check (``--select``) are
+    not judged.
     ``--no-suppress`` ignores every suppression and shows all findings.
     """
 
@@ -42,8 +45,16 @@ class UnusedSuppression(Rule):
             return
         from penguin_lint.rules import all_rules
 
+        from penguin_lint.suppressions import UNSUPPRESSIBLE
+
         known = {r.code for r in all_rules()}
         for d in doc.directives:
+            never = [c for c in d.codes if c in UNSUPPRESSIBLE]
+            if never:
+                yield self.finding(
+                    subject, f"suppression comment names {', '.join(never)}, which no comment can suppress "
+                             f"({'; '.join(UNSUPPRESSIBLE[c] for c in never)})",
+                    pos=_pos(d), hint="fix the problem itself, or remove the comment")
             unknown = [c for c in d.codes if c not in known]
             if unknown:
                 word = "is no rule" if len(unknown) == 1 else "are no rules"
