@@ -51,21 +51,27 @@ def _layout_folders(d: Path) -> List[str]:
     return [v for k, v in layout.items() if k != "data"] + ["leaderboard"]
 
 
-def holds_layout(d: Path) -> bool:
-    """Whether ``d`` holds a benchmark repository's layout folders."""
-    return any(os.path.isdir(d / f) for f in _layout_folders(d))
+def holds_layout(d: Path, memo: Optional[dict] = None) -> bool:
+    """Whether ``d`` holds a benchmark repository's layout folders (``memo``:
+    answers already known, for the many paths of one hook call)."""
+    if memo is not None and d in memo:
+        return memo[d]
+    found = any(os.path.isdir(d / f) for f in _layout_folders(d))
+    if memo is not None:
+        memo[d] = found
+    return found
 
 
-def find_root(start: Path) -> Path:
+def find_root(start: Path, memo: Optional[dict] = None) -> Path:
     """The repository root for a run started in ``start``: the nearest folder
     that holds the layout's folders (packages/, leaderboards/, experiments/,
-    data/, a Harbor leaderboard/, or those its own .penguin-lint.toml names);
-    else the nearest holding .git; else ``start``. A .penguin-lint.toml in a
+    a Harbor leaderboard/, or those its own .penguin-lint.toml names); else
+    the nearest holding .git; else ``start``. A .penguin-lint.toml in a
     folder above the layout never moves the root there: a pull request could
     add one to move the run away from what it changed."""
     chain = [start, *start.parents]
     for d in chain:
-        if holds_layout(d):
+        if holds_layout(d, memo):
             return d
     for d in chain:
         if (d / ".git").exists():
@@ -77,14 +83,15 @@ def root_for(cwd: Path, paths) -> Path:
     """find_root(cwd); but when that holds no layout and the paths all lie
     in one benchmark repository inside it (the pre-commit hook runs at the
     top of a repository that keeps its benchmarks in a folder), that one."""
-    root = find_root(cwd)
-    if not paths or holds_layout(root):
+    memo: dict = {}
+    root = find_root(cwd, memo)
+    if not paths or holds_layout(root, memo):
         return root
     starts = [Path(os.path.abspath(cwd / p)) for p in paths]
-    found = {find_root(p if p.is_dir() else p.parent) for p in starts}
+    found = {find_root(d, memo) for d in {p if p.is_dir() else p.parent for p in starts}}
     if len(found) == 1:
         inner = found.pop()
-        if holds_layout(inner) and root in inner.parents:
+        if holds_layout(inner, memo) and root in inner.parents:
             return inner
     return root
 
@@ -216,7 +223,11 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             status_cache = None if no_cache else cache_folder(root, cache_dir)[0]
             git_change, base_tree, config = _open_diff(root, diff_base, config_from_worktree, status_cache)
         elif config_base is not None:
-            based_on, config = _config_at(root, config_base)
+            try:
+                based_on, config = _config_at(root, config_base)
+            except GitError as e:
+                raise GitError(f"cannot read {CONFIG_FILE} at the merge base of {config_base} "
+                               f"(a pull request is judged by its base's settings): {e}") from None
         else:
             config = load_config(root, FILE_KINDS)
     except ConfigError as e:

@@ -218,3 +218,25 @@ def test_hook_paths_outside_the_one_benchmark_folder_are_said(tmp_path, monkeypa
     write_repo(ws / "tools", {"experiments/notes.yaml": "a: 1\n"})
     run = here(monkeypatch, ws, f"bench/{TASK}", "tools/experiments/notes.yaml")
     assert run.code == 2 and run.stderr.startswith(f"penguin-lint: error: bench/{TASK}: of no known kind")
+
+
+def test_root_rule_for_files_given_at_the_top(tmp_path):
+    from penguin_lint.cli import find_root, root_for
+
+    top = tmp_path / "top"
+    (top / ".git").mkdir(parents=True)
+    # a configuration above the layout is not the root of bench/
+    write_repo(top / "bench", {}, VALID)
+    (top / ".penguin-lint.toml").write_text('select = ["PL008"]\n')
+    assert find_root(top / "bench" / "packages" / "bench-a") == top / "bench"
+    assert root_for(top, [f"bench/{TASK}"]) == top / "bench"
+    # not even one that names folders in bench/, from there
+    (top / ".penguin-lint.toml").write_text('[layout]\npackages = "bench/packages"\n')
+    assert find_root(top / "bench" / "packages" / "bench-a") == top / "bench"
+    # a layout of other names in a folder is found by its own configuration
+    (top / ".penguin-lint.toml").write_text('select = ["PL008"]\n')
+    write_repo(top / "other", {"pkgs/b/benchmark_config.toml": 'id = "b"\n',
+                               ".penguin-lint.toml": '[layout]\npackages = "pkgs"\n'})
+    assert root_for(top, ["other/pkgs/b/benchmark_config.toml"]) == top / "other"
+    # neither: the top of the git repository
+    assert find_root(top / "docs") == top
