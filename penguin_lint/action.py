@@ -14,7 +14,8 @@ list can never run as code):
     PENGUIN_LINT_SELECT   rule codes or prefixes, comma or space separated
     PENGUIN_LINT_IGNORE   idem
     PENGUIN_LINT_SARIF    write a SARIF file here (for code-scanning upload)
-    PENGUIN_LINT_PATH     folder to run in (default: the workspace)
+    PENGUIN_LINT_PATH     folder to run in, and the repository root (default:
+                          the workspace); never a folder above it
 
 The working directory is the pull request's checkout, which may hold a
 ``penguin_lint/``, ``json.py`` or ``click.py`` of its own: every Python
@@ -51,6 +52,9 @@ FIXES = (
     (r"not a git repository|outside the git work tree|without a work tree",
      "run `actions/checkout` before penguin-lint, or set the `path` input to the checkout "
      "(or `all: true` to lint without git)."),
+    (r"nothing to lint",
+     "set the `path` input to the folder that holds the benchmarks' packages/, leaderboards/ and "
+     "experiments/ (the default is the repository top)."),
     (r"git is not",
      "install git on the runner."),
     (r"\.penguin-lint\.toml",
@@ -96,6 +100,9 @@ def command(env: Dict[str, str], json_out: str, root: Optional[Path] = None) -> 
         args.append(f"--root={root}")
     if _flag(env, "PENGUIN_LINT_ALL"):
         args.append("--all")
+        if env.get("GITHUB_BASE_REF"):
+            # a pull request's run: judged by the base's configuration, not its own
+            args.append(f"--config-base={base_ref(env)}")  # one argument: a ref cannot pose as an option
     else:
         base = base_ref(env)
         if base:
@@ -220,7 +227,6 @@ def _default_base(root: Path) -> Optional[str]:
 
 
 def main(env: Optional[Dict[str, str]] = None) -> int:
-    from penguin_lint.cli import find_root
     from penguin_lint.github_run import blob_base, relocate, repository_prefix, summary_path
     from penguin_lint.reporters import github_reporter, sarif_reporter
 
@@ -228,7 +234,10 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
     cwd = env.get("PENGUIN_LINT_PATH", "").strip() or "."
     if not os.path.isdir(cwd):
         return _failed(env, f"path input is not a folder of the checkout: {cwd}")
-    root = find_root(Path(os.path.abspath(cwd)))
+    # The root is the path input (the workspace by default), never a folder
+    # found by walking up: a .penguin-lint.toml the pull request adds above
+    # the layout must not move the run away from what it changed.
+    root = Path(os.path.abspath(cwd))
     fd, json_out = tempfile.mkstemp(prefix="penguin-lint-", suffix=".json", dir=env.get("RUNNER_TEMP") or None)
     os.close(fd)
     try:

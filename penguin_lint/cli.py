@@ -27,43 +27,71 @@ def _split_codes(values) -> List[str]:
     return out
 
 
-# Harbor's own layout is a leaderboard/ folder of definition and rows files.
-_LAYOUT_MARKS = ("packages", "leaderboards", "experiments", "leaderboard")
+def _layout_folders(d: Path) -> List[str]:
+    """The folders the layout of a repository rooted at ``d`` would have: the
+    default names, or those its own .penguin-lint.toml names in [layout]
+    (an unreadable or invalid file counts as the defaults here; the run
+    says what is wrong with it)."""
+    from penguin_lint.config import CONFIG_FILE, Config
+
+    layout = dict(Config().layout)
+    path = d / CONFIG_FILE
+    if path.is_file() and not path.is_symlink():
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read(256 * 1024 + 1)
+            if b"layout" in raw:  # the common file has no [layout]: not parsed here
+                from penguin_lint.config import ConfigError, parse_config
+                from penguin_lint.layout import FILE_KINDS
+
+                layout = parse_config(raw, FILE_KINDS).layout
+        except (OSError, ConfigError):
+            pass
+    # a data/ folder alone is too common to mark a benchmark repository
+    return [v for k, v in layout.items() if k != "data"] + ["leaderboard"]
 
 
-def find_root(start: Path) -> Path:
+def holds_layout(d: Path, memo: Optional[dict] = None) -> bool:
+    """Whether ``d`` holds a benchmark repository's layout folders (``memo``:
+    answers already known, for the many paths of one hook call)."""
+    if memo is not None and d in memo:
+        return memo[d]
+    found = any(os.path.isdir(d / f) for f in _layout_folders(d))
+    if memo is not None:
+        memo[d] = found
+    return found
+
+
+def find_root(start: Path, memo: Optional[dict] = None) -> Path:
     """The repository root for a run started in ``start``: the nearest folder
-    holding .penguin-lint.toml; else the nearest holding the layout's top
-    folders (a benchmark repository inside a larger git repository); else
-    the nearest holding .git; else ``start``."""
+    that holds the layout's folders (packages/, leaderboards/, experiments/,
+    a Harbor leaderboard/, or those its own .penguin-lint.toml names); else
+    the nearest holding .git; else ``start``. A .penguin-lint.toml in a
+    folder above the layout never moves the root there: a pull request could
+    add one to move the run away from what it changed."""
     chain = [start, *start.parents]
-    for test in (
-        lambda d: (d / ".penguin-lint.toml").is_file(),
-        lambda d: any((d / m).is_dir() for m in _LAYOUT_MARKS),
-        lambda d: (d / ".git").exists(),
-    ):
-        for d in chain:
-            if test(d):
-                return d
+    for d in chain:
+        if holds_layout(d, memo):
+            return d
+    for d in chain:
+        if (d / ".git").exists():
+            return d
     return start
 
 
-def _is_benchmark_root(d: Path) -> bool:
-    return (d / ".penguin-lint.toml").is_file() or any((d / m).is_dir() for m in _LAYOUT_MARKS)
-
-
 def root_for(cwd: Path, paths) -> Path:
-    """find_root(cwd); but when that is only a git repository and the paths
-    all lie in one benchmark repository inside it (the pre-commit hook runs
-    at the top of a repository that keeps its benchmarks in a folder), that
-    one."""
-    root = find_root(cwd)
-    if not paths or _is_benchmark_root(root):
+    """find_root(cwd); but when that holds no layout and the paths all lie
+    in one benchmark repository inside it (the pre-commit hook runs at the
+    top of a repository that keeps its benchmarks in a folder), that one."""
+    memo: dict = {}
+    root = find_root(cwd, memo)
+    if not paths or holds_layout(root, memo):
         return root
-    found = {find_root(Path(os.path.abspath(cwd / p)).parent) for p in paths}
+    starts = [Path(os.path.abspath(cwd / p)) for p in paths]
+    found = {find_root(d, memo) for d in {p if p.is_dir() else p.parent for p in starts}}
     if len(found) == 1:
         inner = found.pop()
-        if _is_benchmark_root(inner) and root in inner.parents:
+        if holds_layout(inner, memo) and root in inner.parents:
             return inner
     return root
 
@@ -101,6 +129,10 @@ def fail(message: str) -> "click.exceptions.Exit":
                    "in touched files too (for repositories with old debt).")
 @click.option("--config-from-worktree", is_flag=True,
               help="In diff mode, use the working tree's .penguin-lint.toml instead of the base's.")
+@click.option("--config-base", metavar="REF",
+              help="With --all or paths: use .penguin-lint.toml as it is at the merge base of REF and "
+                   "HEAD, not the working tree's (a pull request's own run; default on a GitHub "
+                   "pull_request event for --all: origin/$GITHUB_BASE_REF).")
 @click.option("--fix", is_flag=True,
               help="Repair in place what has exactly one right answer (`penguin-lint rules` says which rules).")
 @click.option("--unsafe-fixes", is_flag=True,
@@ -118,7 +150,8 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="With --all, lint only part K of N (a CI matrix); every finding is in exactly one part.")
 @click.version_option(__version__, "--version", prog_name="penguin-lint")
 def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
-         new_only, config_from_worktree, fix, unsafe_fixes, show_diff, no_suppress, cache_dir, no_cache, shard):
+         new_only, config_from_worktree, config_base, fix, unsafe_fixes, show_diff, no_suppress, cache_dir,
+         no_cache, shard):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
@@ -126,7 +159,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     changed against the default branch. `penguin-lint rules` lists the rules;
     `penguin-lint preview` shows the leaderboards as they will be rendered.
     """
-    from penguin_lint.config import ConfigError, load_config
+    from penguin_lint.config import CONFIG_FILE, ConfigError, load_config
     from penguin_lint.engine import Engine, ToolError, enabled_rules
     from penguin_lint.layout import FILE_KINDS
     from penguin_lint.repo import Repository
@@ -162,6 +195,14 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     if all_ and new_only:
         raise fail("--new-only needs a change to compare with: give paths or --diff-base, not --all")
     diff_mode = not all_ and (diff_base is not None or not paths)
+    if config_base is not None and diff_mode:
+        raise fail("--config-base is for --all and path runs (a diff run reads the base's configuration)")
+    if config_base is not None and config_from_worktree:
+        raise fail("--config-base and --config-from-worktree cannot be combined")
+    if config_base is None and all_ and not config_from_worktree:
+        # --all (or a shard of it) in a pull request's own workflow: the
+        # pull request must not choose what it is judged by.
+        config_base = pull_request_base(root, os.environ)
     select_codes, ignore_codes = _split_codes(select), _split_codes(ignore)
     from penguin_lint.rules import all_rules
 
@@ -172,7 +213,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
 
     from penguin_lint.gitscope import GitError
 
-    git_change = base_tree = None
+    git_change = base_tree = based_on = None
     try:
         if diff_mode:
             # The base decides the configuration: nothing in the pull
@@ -181,6 +222,12 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
 
             status_cache = None if no_cache else cache_folder(root, cache_dir)[0]
             git_change, base_tree, config = _open_diff(root, diff_base, config_from_worktree, status_cache)
+        elif config_base is not None:
+            try:
+                based_on, config = _config_at(root, config_base)
+            except GitError as e:
+                raise GitError(f"cannot read {CONFIG_FILE} at the merge base of {config_base} "
+                               f"(a pull request is judged by its base's settings): {e}") from None
         else:
             config = load_config(root, FILE_KINDS)
     except ConfigError as e:
@@ -205,6 +252,13 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             raise fail(f"no such file or folder: {p}")
         rel_paths.append(rel)
     forced = {p: kind for p in rel_paths} if kind else {}
+    for p, rel in zip(paths, rel_paths):
+        if not kind:
+            what = _unjudged(repo, rel)
+            if what is not None:
+                # not a green check on nothing: a path no check would read
+                raise fail(f"{p}: {what}: nothing to lint (give --kind KIND, or a [kinds] glob in "
+                           f"{CONFIG_FILE})")
     engine = Engine(repo, config, rules, forced_kinds=forced, suppress=not no_suppress)
     if definition is not None:
         drel = _relative(definition, cwd, root)
@@ -228,6 +282,10 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             result = engine.run_all(jobs=jobs, cache=cache, shard=shard_part)
             if cache is not None:
                 _save_cache(cache, keep_others=shard_part is not None)
+            if based_on is not None and (shard_part is None or shard_part.takes_top):
+                # the pull request's own .penguin-lint.toml: said, not used
+                # (in one shard only: every finding is in exactly one part)
+                _config_findings(result, repo, config, based_on, rules)
             return result
         if not diff_mode:
             change = Change.of(repo, rel_paths)
@@ -262,9 +320,8 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         return result
 
     try:
-        if all_ and not config.kinds and not any(  # (a listing of its own: the cache may add a folder)
-                os.path.isdir(root / top) and not os.path.islink(root / top)
-                for top in list(repo.layout.roots.values()) + ["leaderboard"]):
+        if (all_ or diff_mode or "" in rel_paths) and not config.kinds \
+                and not _layout_present(root, repo, base_tree if diff_mode else None):
             # Not a green check on nothing: say that there was nothing to lint.
             raise fail(f"no {', '.join(r + '/' for r in repo.walk_roots() if r)} folder under "
                        f"{root}: nothing to lint (is --root right?)")
@@ -316,24 +373,19 @@ def _open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool,
     run with (the base's, unless ``config_from_worktree``). ``status_cache``:
     the cache folder, where git may keep what it knows of untracked files."""
     from penguin_lint.basetree import GitTree
-    from penguin_lint.config import CONFIG_FILE, Config, ConfigError, load_config, parse_config
+    from penguin_lint.config import CONFIG_FILE, ConfigError, load_config, parse_config
     from penguin_lint.gitscope import GitRepo
     from penguin_lint.layout import FILE_KINDS
     from penguin_lint.repo import Repository
 
     g = GitRepo(root)
 
-    def config_of(tree) -> "Config":
-        raw = _tree_file(tree, CONFIG_FILE)
-        if raw is None:
-            return Config()
-        try:
-            return parse_config(raw, FILE_KINDS)
-        except ConfigError as e:
-            raise ConfigError(f"the base's {e}") from None
-
     def base_branch_at(commit: str) -> Optional[str]:
-        return config_of(GitTree(g.top, commit, g.prefix, objects=g.objects)).base_branch
+        raw = _tree_file(GitTree(g.top, commit, g.prefix, objects=g.objects), CONFIG_FILE)
+        try:
+            return parse_config(raw, FILE_KINDS).base_branch if raw is not None else None
+        except ConfigError:
+            return None  # the defaults; the merge base's file is said below when it is the same
 
     try:
         # The default branch's own configuration may name another base branch.
@@ -342,7 +394,7 @@ def _open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool,
     finally:
         g.close()
     try:
-        config = load_config(root, FILE_KINDS) if config_from_worktree else config_of(base_tree)
+        config = load_config(root, FILE_KINDS) if config_from_worktree else base_config(base_tree)
         scope = Repository(root, config).walk_roots() + [CONFIG_FILE]
         change = g.change(label, mb, scope=scope, cache_root=status_cache)
     except BaseException:
@@ -351,6 +403,123 @@ def _open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool,
     finally:
         g.close()
     return change, base_tree, config
+
+
+def base_config(tree) -> "Config":
+    """The configuration in a base tree. An invalid one there does not block
+    the pull request that repairs it: the defaults apply (every rule), and
+    one warning line says so."""
+    from penguin_lint.config import CONFIG_FILE, Config, ConfigError, parse_config
+    from penguin_lint.layout import FILE_KINDS
+
+    raw = _tree_file(tree, CONFIG_FILE)
+    if raw is None:
+        return Config()
+    try:
+        return parse_config(raw, FILE_KINDS)
+    except ConfigError as e:
+        _warn(f"the base's {e}; this run uses the defaults (every rule)")
+        return Config()
+
+
+def pull_request_base(root: Path, env) -> Optional[str]:
+    """``origin/<base branch>`` when GitHub says this run is a pull request's
+    (GITHUB_EVENT_NAME pull_request or pull_request_target, with
+    GITHUB_BASE_REF) and ``root`` lies in its checkout (GITHUB_WORKSPACE);
+    else None."""
+    if env.get("GITHUB_EVENT_NAME") not in ("pull_request", "pull_request_target"):
+        return None
+    base, workspace = env.get("GITHUB_BASE_REF", "").strip(), env.get("GITHUB_WORKSPACE", "")
+    if not base or not workspace:
+        return None
+    try:
+        Path(os.path.realpath(root)).relative_to(os.path.realpath(workspace))
+    except ValueError:
+        return None  # a folder outside the checkout is not what the event describes
+    return f"origin/{base}"
+
+
+class _BaseConfigFile:
+    """The base as PL502 reads it: its .penguin-lint.toml's bytes (None: none)."""
+
+    def __init__(self, raw: Optional[bytes]):
+        self.raw = raw
+
+    def read_bytes(self, rel: str) -> Optional[bytes]:
+        return self.raw
+
+
+def _config_at(root: Path, ref: str):
+    """(the base's .penguin-lint.toml for PL502, configuration) at the merge
+    base of ``ref`` and HEAD, for --config-base."""
+    from penguin_lint.basetree import GitTree
+    from penguin_lint.config import CONFIG_FILE
+    from penguin_lint.gitscope import GitRepo
+
+    g = GitRepo(root)
+    try:
+        _, mb = g.diff_base(ref)
+        tree = GitTree(g.top, mb, g.prefix, objects=g.objects)
+        return _BaseConfigFile(_tree_file(tree, CONFIG_FILE)), base_config(tree)
+    finally:
+        g.close()
+
+
+def _config_findings(result, repo, config, base, rules) -> None:
+    """PL502 on the working tree's .penguin-lint.toml when it differs from
+    the base's, which the run used (--config-base): an invalid one is an
+    error of the pull request, a changed one a warning per setting."""
+    from penguin_lint.config import CONFIG_FILE
+    from penguin_lint.context import Context
+    from penguin_lint.rules.base import Subject
+
+    rule = next((r for r in rules if r.code == "PL502"), None)
+    if rule is None:
+        return
+    ctx = Context(repo, config)
+    ctx.base = base
+    ctx.config_from_base = True
+    found = list(rule.check(Subject(CONFIG_FILE, "config", {}, False), ctx))
+    if found:
+        result.findings = sorted(result.findings + found, key=lambda f: f.sort_key())
+
+
+def _layout_present(root: Path, repo, base_tree=None) -> bool:
+    """Whether one of the layout's top folders is under ``root``, in the
+    working tree or (diff runs) in the base."""
+    tops = list(repo.layout.roots.values()) + ["leaderboard"]
+    # a listing of its own: the cache may add a folder
+    if any(os.path.isdir(root / t) and not os.path.islink(root / t) for t in tops):
+        return True
+    if base_tree is not None:
+        from penguin_lint.basetree import BaseRepository
+
+        base = BaseRepository(base_tree, root, repo.config)
+        return any(base.is_dir(t) for t in tops)
+    return False
+
+
+def _unjudged(repo, rel: str) -> Optional[str]:
+    """Why no check would read the command-line path ``rel``, or None when
+    some would."""
+    from penguin_lint.config import CONFIG_FILE
+
+    entry = repo.entry(rel) if rel else None
+    if entry is None or rel == CONFIG_FILE:
+        return None  # the root, a deleted path (the change is judged) or the configuration
+    tops = repo.walk_roots()
+    if any(t == "" or rel == t or rel.startswith(t + "/") for t in tops):
+        return None  # in the layout
+    folders = ", ".join(t + "/" for t in tops)
+    if entry.is_dir:
+        if any(t.startswith(rel + "/") for t in tops):
+            return None  # holds the layout
+        if any(e.is_file and repo.layout.classify_file(sub) is not None for sub, e in repo.walk(rel)):
+            return None
+        return f"no file of a known kind in this folder (outside {folders})"
+    if repo.layout.classify_file(rel) is not None:
+        return None
+    return f"of no known kind (outside {folders})"
 
 
 def _tree_file(tree, rel: str) -> Optional[bytes]:

@@ -258,8 +258,9 @@ def test_unknown_base_and_bad_config_say_what_to_fix(tmp_path):
     run = runner(ws, tmp_path, inputs={"base": "origin/nope"}).lint()
     assert run.code == 2
     assert "unknown git revision" in run.summary and "`base` input" in run.summary
+    # (a pull request is not blocked by the base's broken file: test_gate_root.py)
     ws2, _ = pull_request(tmp_path / "two", {".penguin-lint.toml": 'selekt = ["PL1"]\n'})
-    run = runner(ws2, tmp_path / "two").lint()
+    run = runner(ws2, tmp_path / "two", inputs={"all": "true"}, event_name="push", event={}).lint()
     assert run.code == 2, run.stdout
     assert "selekt" in run.summary and "fix `.penguin-lint.toml`" in run.summary
     assert run.outputs["status"] == "error"

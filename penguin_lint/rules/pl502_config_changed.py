@@ -67,7 +67,10 @@ class ConfigChanged(Rule):
     request takes effect only once it is merged. A maintainer can try a
     configuration change locally with ``--config-from-worktree``. Path runs
     (the pre-commit hook on the contributor's own machine) read the working
-    tree's configuration and warn the same way against ``HEAD``.
+    tree's configuration and warn the same way against ``HEAD``. An invalid
+    file in the pull request is an error (once merged it would stop every
+    run); an invalid one on the base is not the pull request's: the run uses
+    the defaults and says so.
     """
 
     code = "PL502"
@@ -117,8 +120,15 @@ class ConfigChanged(Rule):
 
             m = re.match(re.escape(CONFIG_FILE) + r":(\d+):(\d+): (.*)", error)
             pos, what = (Position(int(m.group(1)), int(m.group(2))), m.group(3)) if m else (None, error)
-            yield self.finding(subject, f"{CONFIG_FILE} is {verb} in this pull request and is not valid "
-                                        f"({what}){uses}", pos=pos, hint=hint)
+            # Merged, it would stop every run: an error of this pull request.
+            from dataclasses import replace
+
+            from penguin_lint.findings import ERROR
+
+            yield replace(self.finding(subject, f"{CONFIG_FILE} is {verb} in this pull request and is not valid "
+                                                f"({what}){uses}", pos=pos,
+                                       hint="fix it before merging: once merged it would stop every run"),
+                          severity=ERROR)
             return
         doc = ctx.doc(subject.path)
         for key, text in config_changes(old, new):
