@@ -463,9 +463,13 @@ class UnitCache:
         # ASCII: a file name that is not UTF-8 (a lone surrogate here) is
         # written as an escape that reads back as the same name
         data = self._header(key) + json.dumps(record, separators=(",", ":")).encode("ascii") + b"}"
-        if len(data) > MAX_ENTRY_BYTES:
-            return  # it would be ignored when read back
         target = self._entry(key)
+        if len(data) > MAX_ENTRY_BYTES:
+            try:  # it would be ignored when read back; an older one is stale
+                os.unlink(target)
+            except OSError:
+                pass
+            return
         self._used.add(target.name)
         try:
             # concurrent runs: a reader sees the old record or the new one
