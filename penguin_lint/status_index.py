@@ -101,6 +101,19 @@ class StatusIndex:
         finally:
             os.close(fd)
         stamp = f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino} {trailer.hex()}\n".encode()
+        copy = self.folder / "index"
+        meta = self.folder / "index.source"
+        # The copy was made from this very index (its stamp cannot be
+        # forged by committed files), after git was asked whether it tracks
+        # the cache folder: with the index unchanged, so is the answer.
+        if self._folders_exist() and _read_small(meta) == stamp and _regular(copy):
+            noted = _read_small(self.folder / _COPY_STAMP)
+            if noted is not None:
+                if noted == _copy_stamp(copy):
+                    return str(copy)
+                # changed since this tool or git last wrote it
+                self.discard("was changed or damaged")
+                return None
         if self.top is not None and os.path.lexists(self.root):
             from penguin_lint.cache import CacheWarning, refuse_tracked
             from penguin_lint.contentid import ContentIds
@@ -112,16 +125,6 @@ class StatusIndex:
                 return None
         if not self._real_folders():
             return None
-        copy = self.folder / "index"
-        meta = self.folder / "index.source"
-        if _read_small(meta) == stamp and _regular(copy):
-            noted = _read_small(self.folder / _COPY_STAMP)
-            if noted is not None:
-                if noted == _copy_stamp(copy):
-                    return str(copy)
-                # changed since this tool or git last wrote it
-                self.discard("was changed or damaged")
-                return None
         seen = self.folder / "seen"
         if not _regular(seen):
             # The first run here (every CI run is one) would pay for the
@@ -137,6 +140,13 @@ class StatusIndex:
         replace_file(str(meta), stamp)
         self.done()
         return str(copy)
+
+    def _folders_exist(self) -> bool:
+        """Whether the copy's folders are all real folders (none is a link)."""
+        try:
+            return all(stat.S_ISDIR(os.lstat(p).st_mode) for p in (self.root, self.folder.parent, self.folder))
+        except OSError:
+            return False
 
     def _real_folders(self) -> bool:
         # made folder by folder, each a real folder and never a link: the
