@@ -157,7 +157,7 @@ def test_the_runs_own_cache_folder_inside_a_data_folder_is_not_linted(tmp_path):
 
 # -- 12: a damaged index copy -----------------------------------------------------
 
-@pytest.mark.parametrize("damage", ["truncated", "garbage"])
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "garbage noted as written"])
 def test_a_damaged_index_copy_is_one_warning_and_the_plain_status(tmp_path, git_env, damage):
     root = pull_request_repo(write_repo(tmp_path / "r", {}, VALID))
     assert lint(root).code == 0  # notes that it ran
@@ -165,6 +165,10 @@ def test_a_damaged_index_copy_is_one_warning_and_the_plain_status(tmp_path, git_
     (copy,) = (root / ".penguin-lint-cache" / "status").glob("*/index")
     data = copy.read_bytes()
     copy.write_bytes(data[: len(data) // 2] if damage == "truncated" else b"DIRC" + os.urandom(len(data)))
+    if damage == "garbage noted as written":
+        # as if git itself had left it so: only git's failure to read it tells
+        st = copy.stat()
+        (copy.parent / "index.stamp").write_text(f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}\n")
     summary = f"{EXP}/val/summary.yaml"  # an untracked file: only git status finds it
     (root / summary).parent.mkdir()
     (root / summary).write_text("n_attempt: [\n")
@@ -173,6 +177,7 @@ def test_a_damaged_index_copy_is_one_warning_and_the_plain_status(tmp_path, git_
     run = lint(root)
     assert (run.code, findings(run)) == (fresh.code, findings(fresh))
     assert len(warnings(run)) == 1 and "index" in warnings(run)[0], run.stderr
+    assert ("could not be read by git" in run.stderr) == (damage == "garbage noted as written"), run.stderr
     again = lint(root)  # the copy is made afresh
     assert (again.code, findings(again), again.stderr) == (fresh.code, findings(fresh), "")
 
