@@ -10,9 +10,15 @@ Everything that could change a verdict without changing a file is in the
 settings key that names the cache file: the tool's version and code, the
 schemas, the configuration, the enabled rules and the run's options.
 
-A cache file is plain JSON, never executable data: a corrupt, foreign or
-oversized file is ignored, a malformed record is a miss. A cache folder
-that git tracks (a pull request can commit one) is never used.
+The cache is advisory. A record is used only when what it describes is
+proven unchanged: a folder by its entries, or by its inode and change time
+(which, unlike its modification time, nobody can set back: tar, ``rsync -t``
+and cache restores set folder times); a file by its bytes, or by its size,
+times and inode. A cache file is plain JSON, never executable data, checked
+by a small header before the rest is read; a damaged, foreign or oversized
+one is ignored (one warning for the run) and its unit runs again. A cache
+folder that git tracks (a pull request can commit one) is never used,
+however it was named.
 """
 from __future__ import annotations
 
@@ -32,13 +38,18 @@ from penguin_lint.findings import ERROR, WARNING, Finding
 from penguin_lint.suppressions import CARRIER
 from penguin_lint.repo import Entry, ReadLog, Repository, _plain_rel as _plain, file_state
 
-FORMAT = 2
+FORMAT = 3
 DEFAULT_DIR = ".penguin-lint-cache"
 ENV_DIR = "PENGUIN_LINT_CACHE_DIR"
-# Far above any honest record (a unit of 64 experiments needs about 100 KB).
-MAX_ENTRY_BYTES = 64 * 1024 * 1024
-# A folder changed this close to the start of the run may change again
-# within the same clock tick: its time stamp is not trusted.
+# Far above any honest record: the largest on the benchmark's large
+# repository (a leaderboard with 50 experiments) is 150 KB. A bigger file
+# is not read at all.
+MAX_ENTRY_BYTES = 4 * 1024 * 1024
+# Honest records hold one bracket per 38 bytes or more; a file packed
+# denser (``[[],[],...]``) would cost many times its size to parse.
+MIN_BYTES_PER_BRACKET = 8
+# A folder or file changed this close to the start of the run may change
+# again within the same clock tick: its time stamps are not trusted.
 RACY_NS = 1_000_000_000
 # Settings folders kept side by side (one per configuration in use).
 KEEP_SETTINGS = 8
@@ -60,6 +71,44 @@ def cache_folder(root: Path, given: Optional[str]) -> Tuple[Path, bool]:
     if chosen:
         return Path(os.path.abspath(chosen)), False
     return root / DEFAULT_DIR, True
+
+
+def inside(root: Path, folder: Path) -> Optional[str]:
+    """``folder`` as a path relative to ``root`` when it lies below it, links
+    resolved (a folder reached through a link is where the link leads), else None."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(folder)
+    if real == real_root:
+        return ""
+    if not real.startswith(real_root.rstrip(os.sep) + os.sep):
+        return None
+    return os.path.relpath(real, real_root).replace(os.sep, "/")
+
+
+def refuse_tracked(root: Path, folder: Path, ids: ContentIds) -> None:
+    """Raise CacheWarning when git tracks ``folder`` or anything in it (a
+    pull request can commit records), however the folder was named."""
+    rel = inside(root, folder)
+    # the repository's own folders by their relative name; any other by its
+    # absolute one (git refuses a path outside its work tree: not tracked)
+    spec = rel if rel else os.path.realpath(folder)
+    shown = f"{rel}/" if rel else f"{folder}"
+    if ids.tracks_under(spec):
+        raise CacheWarning(f"the cache folder {shown} is tracked by git; the cache is not used")
+
+
+def skipped_folder(root: Path, folder: Path) -> Optional[str]:
+    """The path, relative to ``root``, that --all leaves out as the run's
+    cache folder: only where the cache is kept, and only a real folder."""
+    rel = inside(root, folder)
+    if not rel:
+        return None
+    try:
+        if not _stat.S_ISDIR(os.lstat(os.path.realpath(folder)).st_mode):
+            return None
+    except OSError:
+        return None
+    return rel
 
 
 def settings_key(config, rule_codes: Iterable[str], options: dict) -> str:
@@ -175,10 +224,10 @@ class UnitCache:
         from penguin_lint.rules import all_rules
 
         self._codes = {r.code for r in all_rules()}
+        self.damaged: List[str] = []
+        refuse_tracked(repo.root, folder, ids)
         if in_repo:
             rel = os.path.relpath(folder, repo.root).replace(os.sep, "/")
-            if ids.tracks_under(rel):
-                raise CacheWarning(f"the cache folder {rel}/ is tracked by git; the cache is not used")
             try:
                 st = os.lstat(folder)
             except FileNotFoundError:
@@ -198,39 +247,61 @@ class UnitCache:
     def _entry(self, key: str) -> Path:
         return self.dir / (hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + ".json")
 
+    def _header(self, key: str) -> bytes:
+        """What a record of unit ``key`` under these settings starts with:
+        checked before anything else is read or parsed."""
+        head = json.dumps({"format": FORMAT, "settings": self.key, "unit": key}, separators=(",", ":"))
+        return head[:-1].encode("ascii") + b',"record":'
+
     def _read(self, key: str):
         """The record stored for unit ``key``, None when there is none or
-        the file is not one this tool wrote for this unit and these settings."""
+        the file is not one this tool wrote for this unit and these settings
+        (noted as damage: the run then says so once)."""
         try:
             fd = os.open(self._entry(key), _O_READ)
-        except OSError:
+        except FileNotFoundError:
             return None
+        except OSError:
+            self.damaged.append("unreadable")
+            return None
+        header = self._header(key)
         try:
             st = os.fstat(fd)
-            if not _stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY_BYTES:
+            if not _stat.S_ISREG(st.st_mode):
+                self.damaged.append("not a file")
                 return None
-            chunks = []
-            total = 0
+            if st.st_size > MAX_ENTRY_BYTES:
+                self.damaged.append("too large")
+                return None
+            data = os.read(fd, len(header))
+            if data != header:
+                self.damaged.append("foreign")
+                return None
+            chunks = [data]
+            total = len(data)
             while True:
-                chunk = os.read(fd, 1 << 22)
+                chunk = os.read(fd, 1 << 20)
                 if not chunk:
                     break
                 chunks.append(chunk)
                 total += len(chunk)
                 if total > MAX_ENTRY_BYTES:
+                    self.damaged.append("too large")
                     return None
         except OSError:
+            self.damaged.append("unreadable")
             return None
         finally:
             os.close(fd)
+        body = b"".join(chunks)[len(header):]
+        if body[-1:] != b"}" or (body.count(b"[") + body.count(b"{")) * MIN_BYTES_PER_BRACKET > len(body):
+            self.damaged.append("malformed")
+            return None
         try:
-            data = json.loads(b"".join(chunks))
+            return json.loads(body[:-1])
         except (ValueError, RecursionError):
+            self.damaged.append("malformed")
             return None
-        if (not isinstance(data, dict) or data.get("format") != FORMAT
-                or data.get("settings") != self.key or data.get("unit") != key):
-            return None
-        return data.get("record")
 
     def reader(self) -> ReadLog:
         return ReadLog()
@@ -241,6 +312,8 @@ class UnitCache:
         self._used.add(self._entry(key).name)
         rec = self._read(key)
         parsed = _parse_record(rec, self._codes) if rec is not None else None
+        if rec is not None and parsed is None:
+            self.damaged.append("malformed")
         if parsed is None or not self._still_valid(parsed):
             self.misses += 1
             return None
@@ -294,14 +367,17 @@ class UnitCache:
             raise st
         return st
 
-    def _listing_same(self, rel: str, mtime, lid: str, children) -> bool:
+    def _listing_same(self, rel: str, stamp, lid: str, children) -> bool:
         root = self.repo._root_str
-        if mtime is not None:
-            # Adding, removing or renaming an entry changes its folder's time
-            # stamp; sizes and modes (which listings in packages hold) do not.
+        if stamp is not None:
+            # Adding, removing or renaming an entry changes its folder's
+            # change time, which (unlike the modification time that tar or
+            # rsync -t restore) cannot be set back; sizes and modes (which
+            # listings in packages hold) do not change it.
             try:
                 st = os.lstat(os.path.join(root, rel) if rel else root)
-                same = _stat.S_ISDIR(st.st_mode) and st.st_mtime_ns == mtime
+                same = (_stat.S_ISDIR(st.st_mode) and st.st_ctime_ns == stamp[1]
+                        and st.st_mtime_ns == stamp[0] and st.st_ino == stamp[2])
                 if same and children:
                     prefix = f"{rel}/" if rel else ""
                     folder = os.path.join(root, prefix)
@@ -345,19 +421,20 @@ class UnitCache:
             if not (rel == "" or _plain(rel)):
                 continue
             ents = repo.entries(rel)
-            mtime = None
+            stamp = None
             children = None
             if ents is not None:  # a real folder, reached without links
                 try:
                     st = os.lstat(os.path.join(root, rel) if rel else root)
-                    if _stat.S_ISDIR(st.st_mode) and st.st_mtime_ns < self.started_ns - RACY_NS:
-                        mtime = st.st_mtime_ns
+                    # the change time is never older than the modification time
+                    if _stat.S_ISDIR(st.st_mode) and st.st_ctime_ns < self.started_ns - RACY_NS:
+                        stamp = [st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
                 except OSError:
                     pass
             if ents:
                 children = [[e.name, e.size, e.executable]
                             for e in ents.values() if e.is_file and e.size >= 0] or None
-            listings[rel] = memo[rel] = [mtime, listing_id(ents), children]
+            listings[rel] = memo[rel] = [stamp, listing_id(ents), children]
         files = {}
         recent = self.started_ns - RACY_NS
         stats = reads.stats
@@ -385,17 +462,30 @@ class UnitCache:
                   "count": files, **inputs}
         # ASCII: a file name that is not UTF-8 (a lone surrogate here) is
         # written as an escape that reads back as the same name
-        data = json.dumps({"format": FORMAT, "settings": self.key, "unit": key, "record": record},
-                          separators=(",", ":")).encode("ascii")
-        if len(data) > MAX_ENTRY_BYTES:
-            return  # it would be ignored when read back
+        data = self._header(key) + json.dumps(record, separators=(",", ":")).encode("ascii") + b"}"
         target = self._entry(key)
+        if len(data) > MAX_ENTRY_BYTES:
+            try:  # it would be ignored when read back; an older one is stale
+                os.unlink(target)
+            except OSError:
+                pass
+            return
         self._used.add(target.name)
         try:
             # concurrent runs: a reader sees the old record or the new one
             replace_file(str(target), data, suffix=".json", mode=0o644)
         except OSError as e:
             self._write_error = f"cannot write the cache in {self.folder}: {e.strerror}"
+
+    def damage_warning(self) -> Optional[str]:
+        """The run's one line about damaged records, if any were met."""
+        if not self.damaged:
+            return None
+        n = len(self.damaged)
+        what = "record was" if n == 1 else "records were"
+        kinds = ", ".join(sorted(set(self.damaged)))
+        return (f"{n} cache {what} damaged ({kinds}) and ignored in {self.folder}; "
+                f"{'its unit was' if n == 1 else 'their units were'} checked again")
 
     def save(self, keep_others: bool = False) -> None:
         """Drop the records of units this run no longer has (unless it is a
@@ -479,10 +569,6 @@ def _opt_int(v) -> bool:
     return v is None or (type(v) is int and 0 <= v < 1 << 31)
 
 
-def _opt_int_ns(v) -> bool:
-    return v is None or (type(v) is int and 0 <= v < 1 << 63)
-
-
 def _opt_str(v) -> bool:
     return v is None or type(v) is str
 
@@ -560,7 +646,11 @@ def _parse_record(rec, codes):
         if d < depth:
             return None
         depth = d
-        if not (isinstance(v, list) and len(v) == 3 and _opt_int_ns(v[0]) and type(v[1]) is str):
+        if not (isinstance(v, list) and len(v) == 3 and type(v[1]) is str):
+            return None
+        stamp = v[0]
+        if stamp is not None and not (isinstance(stamp, list) and len(stamp) == 3
+                                      and all(type(x) is int and 0 <= x < 1 << 63 for x in stamp)):
             return None
         children = v[2]
         if children is not None and not isinstance(children, list):

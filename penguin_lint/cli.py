@@ -279,6 +279,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         repo = engine.repo
         if all_:
             cache = None if no_cache else _open_cache(root, cache_dir, config, rules, engine)
+            repo.cache_rel = _cache_rel(root, cache_dir, cache, no_cache)
             result = engine.run_all(jobs=jobs, cache=cache, shard=shard_part)
             if cache is not None:
                 _save_cache(cache, keep_others=shard_part is not None)
@@ -290,6 +291,8 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         if not diff_mode:
             change = Change.of(repo, rel_paths)
             folders = [p for p in rel_paths if p == "" or repo.is_dir(p)]
+            if folders:  # walked: the cache folder is left out as by --all
+                repo.cache_rel = _cache_rel(root, cache_dir, None, True)
             # Paths in a work tree are what is about to be committed (the
             # pre-commit hook): they are compared with HEAD.
             base_engine = _head_base(root, repo, config, rules, tree=base_tree)
@@ -626,9 +629,33 @@ def _open_cache(root: Path, cache_dir, config, rules, engine):
         return None
 
 
+def _cache_rel(root: Path, cache_dir, cache, no_cache: bool) -> Optional[str]:
+    """The cache folder as a path the walk leaves out: only where this run
+    keeps its cache, and never a folder git tracks anything in (a data folder
+    that bears the name, or records a pull request committed, are linted)."""
+    from penguin_lint.cache import CacheWarning, cache_folder, refuse_tracked, skipped_folder
+    from penguin_lint.contentid import ContentIds
+
+    if cache is not None:  # open: already found untracked
+        return skipped_folder(root, cache.folder)
+    if not no_cache:
+        return None  # refused (tracked, a link) or unusable
+    rel = skipped_folder(root, cache_folder(root, cache_dir)[0])
+    if rel is None:
+        return None
+    try:
+        refuse_tracked(root, root / rel, ContentIds(str(root), 0))
+    except CacheWarning:
+        return None
+    return rel
+
+
 def _save_cache(cache, keep_others: bool) -> None:
     from penguin_lint.cache import CacheWarning
 
+    damage = cache.damage_warning()
+    if damage:
+        _warn(damage)
     try:
         cache.save(keep_others=keep_others)
     except CacheWarning as e:

@@ -208,21 +208,29 @@ class GitRepo:
         if cache_root is not None and self.index is not None:
             from penguin_lint.status_index import StatusIndex
 
-            copy = StatusIndex(cache_root, self.index).prepare()
+            index = StatusIndex(cache_root, self.index, top=self.top)
+            copy = index.prepare()
         if copy is not None:
             from penguin_lint.status_index import STATUS_FLAGS, status_env
 
             # no pathspec (git then ignores its untracked cache): the whole
             # work tree, narrowed below
-            raw = self.run(*STATUS_FLAGS, "status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules",
-                           env=status_env(copy), locks=True)[1]
-            status_entries = _split_status_v2(raw)
-            if spec:
-                tops = [s[len(":(literal)"):] for s in spec[1:]]
-                status_entries = [e for e in status_entries
-                                  if any(_under(e[1], t) or (e[2] is not None and _under(e[2], t)) for t in tops)]
-            entries.extend(status_entries)
-        else:
+            try:
+                raw = self.run(*STATUS_FLAGS, "status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules",
+                               env=status_env(copy), locks=True)[1]
+            except GitError:
+                # the cache is advisory: a copy git cannot read is dropped
+                index.discard("could not be read by git")
+                copy = None
+            else:
+                index.done()
+                status_entries = _split_status_v2(raw)
+                if spec:
+                    tops = [s[len(":(literal)"):] for s in spec[1:]]
+                    status_entries = [e for e in status_entries
+                                      if any(_under(e[1], t) or (e[2] is not None and _under(e[2], t)) for t in tops)]
+                entries.extend(status_entries)
+        if copy is None:
             raw = self.run("status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules", *spec)[1]
             entries.extend(_split_status_v2(raw))
         for status, path, old in entries:

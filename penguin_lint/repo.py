@@ -36,9 +36,10 @@ class Entry(NamedTuple):
     size: int = -1  # known inside packages (PL004 reads it), else -1
 
 
-# Never walked into: git's own folder, and the cache's (its files are the
-# tool's, not the repository's, and change on every run).
-SKIPPED_DIRS = frozenset((".git", ".penguin-lint-cache"))
+# Never walked into: git's own folder. The run's cache folder (its files are
+# the tool's and change on every run) is left out by its path alone
+# (``Repository.cache_rel``): a data folder that only bears its name is linted.
+SKIPPED_DIRS = frozenset((".git",))
 
 
 class ReadLog:
@@ -84,6 +85,8 @@ class Repository:
         self.loads = 0  # how many files were parsed (diff mode is judged on it)
         #: when set, every listing and file read is noted in it (the cache's inputs)
         self.reads: Optional[ReadLog] = None
+        #: the run's cache folder when it lies in the repository: never walked
+        self.cache_rel: Optional[str] = None
 
     # -- listing -------------------------------------------------------------
     def entries(self, rel: str) -> Optional[Dict[str, Entry]]:
@@ -230,6 +233,6 @@ class Repository:
                 e = ents[name]
                 child = f"{rel}/{name}" if rel else name
                 yield child, e
-                if e.is_dir and name not in SKIPPED_DIRS:
+                if e.is_dir and name not in SKIPPED_DIRS and child != self.cache_rel:
                     stack.append(child)
 

@@ -18,6 +18,12 @@ the whole work tree and its output is filtered by the caller. The first run
 in a cache folder does not make the copy (a CI job runs once on a fresh
 checkout and would only pay for it). Anything that goes wrong here only
 means the ordinary read-only status is used.
+
+The copy is used only while it is the file this tool or git last wrote:
+its size, times and inode are noted after every status that used it, and
+a copy that no longer matches (damaged, truncated, replaced), or that git
+cannot read, is thrown away with one warning and the plain status runs. A
+cache folder that git tracks is never used.
 """
 from __future__ import annotations
 
@@ -40,11 +46,14 @@ class StatusIndex:
     """The index copy of the repository whose index is ``real_index``, in
     the cache folder ``cache_root`` (its own subfolder per repository)."""
 
-    def __init__(self, cache_root: Path, real_index: str):
+    def __init__(self, cache_root: Path, real_index: str, top: Optional[str] = None):
         self.root = Path(cache_root)
         self.real = os.path.abspath(real_index)
+        #: the work tree, where git is asked whether it tracks the cache folder
+        self.top = top
         key = hashlib.blake2b(self.real.encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
         self.folder = self.root / "status" / key
+        self._warned = False
 
     def prepare(self) -> Optional[str]:
         """The path of an up-to-date copy of the index, or None when none can be made."""
@@ -52,6 +61,31 @@ class StatusIndex:
             return self._prepare()
         except (OSError, ValueError):
             return None
+
+    def done(self) -> None:
+        """After a status that used the copy: note the copy as git left it."""
+        try:
+            stamp = _copy_stamp(self.folder / "index")
+            if stamp is not None and _read_small(self.folder / _COPY_STAMP) != stamp:
+                replace_file(str(self.folder / _COPY_STAMP), stamp)
+        except OSError:
+            pass
+
+    def discard(self, why: str) -> None:
+        """Throw the copy away (the next run makes it afresh), saying so once."""
+        for name in ("index", "index.source", _COPY_STAMP):
+            try:
+                os.unlink(self.folder / name)
+            except OSError:
+                pass
+        self._warn(f"the cache's copy of git's index in {self.folder} {why}; it is not used")
+
+    def _warn(self, message: str) -> None:
+        if not self._warned:
+            self._warned = True
+            from penguin_lint.console import say
+
+            say(f"penguin-lint: warning: {message}")
 
     def _prepare(self) -> Optional[str]:
         real_dir = os.path.dirname(self.real) or "."
@@ -67,12 +101,30 @@ class StatusIndex:
         finally:
             os.close(fd)
         stamp = f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino} {trailer.hex()}\n".encode()
-        if not self._real_folders():
-            return None
         copy = self.folder / "index"
         meta = self.folder / "index.source"
-        if _read_small(meta) == stamp and _regular(copy):
-            return str(copy)
+        # The copy was made from this very index (its stamp cannot be
+        # forged by committed files), after git was asked whether it tracks
+        # the cache folder: with the index unchanged, so is the answer.
+        if self._folders_exist() and _read_small(meta) == stamp and _regular(copy):
+            noted = _read_small(self.folder / _COPY_STAMP)
+            if noted is not None:
+                if noted == _copy_stamp(copy):
+                    return str(copy)
+                # changed since this tool or git last wrote it
+                self.discard("was changed or damaged")
+                return None
+        if self.top is not None and os.path.lexists(self.root):
+            from penguin_lint.cache import CacheWarning, refuse_tracked
+            from penguin_lint.contentid import ContentIds
+
+            try:
+                refuse_tracked(Path(self.top), self.root, ContentIds(self.top, 0))
+            except CacheWarning as e:
+                self._warn(str(e))
+                return None
+        if not self._real_folders():
+            return None
         seen = self.folder / "seen"
         if not _regular(seen):
             # The first run here (every CI run is one) would pay for the
@@ -86,7 +138,15 @@ class StatusIndex:
             return None  # changed while it was read: the next run copies it
         replace_file(str(copy), data, times=(st.st_atime_ns, st.st_mtime_ns))
         replace_file(str(meta), stamp)
+        self.done()
         return str(copy)
+
+    def _folders_exist(self) -> bool:
+        """Whether the copy's folders are all real folders (none is a link)."""
+        try:
+            return all(stat.S_ISDIR(os.lstat(p).st_mode) for p in (self.root, self.folder.parent, self.folder))
+        except OSError:
+            return False
 
     def _real_folders(self) -> bool:
         # made folder by folder, each a real folder and never a link: the
@@ -104,6 +164,20 @@ class StatusIndex:
             if not stat.S_ISDIR(os.lstat(path).st_mode):
                 return False
         return True
+
+
+# size, times and inode of the copy as last written (by the copy or by git)
+_COPY_STAMP = "index.stamp"
+
+
+def _copy_stamp(path: Path) -> Optional[bytes]:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}\n".encode()
 
 
 def _read_small(path: Path) -> Optional[bytes]:

@@ -80,7 +80,7 @@ def test_no_cache_leaves_no_copy(repo):
     assert not (repo / ".penguin-lint-cache").exists()
 
 
-def test_a_committed_link_in_the_cache_folder_is_replaced_not_followed(repo, tmp_path):
+def test_a_committed_cache_folder_is_not_used_and_its_links_not_followed(repo, tmp_path):
     outside = tmp_path / "outside.txt"
     outside.write_text("keep me\n")
     folder = StatusIndex(repo / ".penguin-lint-cache", str(repo / ".git" / "index")).folder
@@ -92,9 +92,13 @@ def test_a_committed_link_in_the_cache_folder_is_replaced_not_followed(repo, tmp
     (repo / NEW).parent.mkdir()
     (repo / NEW).write_text("score: high\n")
     assert NEW in touched(repo)
-    assert NEW in touched(repo)  # the copy is made on the second run
+    run = lint(repo)  # a second run would make the copy, but git tracks the folder
+    assert NEW in {f["path"] for f in run.findings}
+    assert run.stderr == ("penguin-lint: warning: the cache folder .penguin-lint-cache/ is tracked by git; "
+                          "the cache is not used\n")
     assert outside.read_text() == "keep me\n"
-    assert not (folder / "index").is_symlink() and not (folder / "index.source").is_symlink()
+    assert (folder / "index").is_symlink() and (folder / "index.source").is_symlink()
+    assert not (folder / "seen").exists()
 
 
 def test_a_copy_of_an_older_index_is_replaced(repo):
