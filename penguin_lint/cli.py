@@ -254,6 +254,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         base_engine.ctx.options.update(engine.ctx.options)
         engine.ctx.base = base_repo
         engine.ctx.renames = dict(change.renames)
+        engine.ctx.gitlinks = set(git_change.gitlinks)
         engine.ctx.config_from_base = not config_from_worktree
         scope = Scope(change, base_engine, new_only=new_only, focus=True)
         result = engine.run_change(change, scope)

@@ -151,3 +151,25 @@ def test_the_actions_sarif_stays_in_the_workspace(tmp_path):
     # the runner's own temp folder is fine
     run = runner(ws, tmp_path, inputs={"sarif": str(tmp_path / "runner-temp/out.sarif")}).lint()
     assert run.code == 0 and run.outputs["sarif"] == str(tmp_path / "runner-temp/out.sarif")
+
+
+def test_a_submodule_not_checked_out_is_still_a_finding_in_a_diff_run(tmp_path, git_env):
+    # CI's checkout leaves a submodule's folder empty: the diff names one
+    # gitlink, and nothing in the work tree shows what it holds
+    root = pull_request_repo(write_repo(tmp_path / "repo", VALID))
+    for path in (nested_experiment(root, "exp-2"), nested_experiment(root, "exp-3")):
+        git(root, "add", path)
+    git(root, "commit", "-q", "-m", "nested")
+    for name in ("exp-2", "exp-3"):
+        subprocess.run(["rm", "-rf", str(root / "experiments/lb" / name)], check=True)
+    (root / "experiments/lb/exp-2").mkdir()  # as a checkout without submodules leaves it
+    (root / "packages/bench-a/CASE-002-sub").mkdir()
+    inner = nested_experiment(root, "exp-4")
+    subprocess.run(["git", "update-index", "--add", "--cacheinfo",
+                    f"160000,{git(root / inner, 'rev-parse', 'HEAD').strip()},packages/bench-a/CASE-002-sub"],
+                   cwd=root, check=True)
+    subprocess.run(["rm", "-rf", str(root / inner)], check=True)
+    git(root, "commit", "-q", "-m", "a task as a submodule")
+    run = lint(root, "--diff-base", "main")
+    assert run.code == 1
+    assert sorted(run.at("PL007")) == [("experiments/lb/exp-2", None), ("packages/bench-a/CASE-002-sub", None)]

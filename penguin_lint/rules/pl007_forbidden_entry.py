@@ -34,14 +34,17 @@ class ForbiddenEntry(Rule):
     def check(self, subject, ctx):
         repo = ctx.repo
         if subject.kind != "package":
-            if subject.kind == "task" or subject.path.startswith(repo.layout.roots["packages"] + "/"):
+            if subject.path not in ctx.gitlinks and (
+                    subject.kind == "task" or subject.path.startswith(repo.layout.roots["packages"] + "/")):
                 return  # the package's own walk below reports its '.git'
             # one look at a listing already read: a '.git' folder (a nested
             # repository) or file (a checked-out submodule) marks the folder
             ents = repo.entries(subject.path)
-            if ents and ".git" in ents and subject.path:
+            if subject.path and ((ents and ".git" in ents) or subject.path in ctx.gitlinks):
                 yield self.finding(subject, NESTED, path=subject.path, hint=NESTED_HINT)
             return
+        if subject.path in ctx.gitlinks:
+            yield self.finding(subject, NESTED, path=subject.path, hint=NESTED_HINT)
         stack = [subject.path]
         while stack:
             folder = stack.pop()
