@@ -35,29 +35,26 @@ def check_destination(path: str, roots: Iterable[str] = (), within: Optional[Ite
     folders = [os.path.abspath(r) for r in roots]
     if within is not None:
         bounds = [os.path.abspath(w) for w in within]
+        bounds += [os.path.realpath(b) for b in bounds]
         if not any(_inside(parent, b) for b in bounds):
             raise OutputRefused(path, "outside the workspace; not written")
         folders += bounds
-    # every folder from a root down to the file's: none may be a link or .git
-    for top in folders:
-        if not _inside(full, top) or full == top:
-            continue
-        cur = top
-        for seg in os.path.relpath(full, top).split(os.sep):
-            cur = os.path.join(cur, seg)
+    tops = sorted({os.path.realpath(f) for f in folders})
+    # Walked from "/" as the kernel would: a link outside the roots (the
+    # user's own, /tmp on some systems) is followed; inside a root, a link
+    # on the way or a .git folder is refused.
+    cur = os.sep
+    for seg in [s for s in full.split(os.sep) if s]:
+        nxt = os.path.join(cur, seg)
+        if any(_inside(nxt, t) and nxt != t for t in tops):
             if seg == ".git":
                 raise OutputRefused(path, "inside a .git folder; not written")
-            if cur != full and os.path.islink(cur):
+            if nxt != os.path.join(os.path.realpath(parent), os.path.basename(full)) and os.path.islink(nxt):
                 raise OutputRefused(path, "a folder on the way is a symbolic link; not written through")
-        # the real folder too (a link above the root would not be seen above)
-        real = os.path.realpath(parent)
-        real_top = os.path.realpath(top)
-        if _inside(real, real_top) and ".git" in os.path.relpath(real, real_top).split(os.sep):
-            raise OutputRefused(path, "inside a .git folder; not written")
-    if within is not None:
-        real = os.path.realpath(parent)
-        if not any(_inside(real, os.path.realpath(b)) for b in within):
-            raise OutputRefused(path, "outside the workspace; not written")
+        cur = os.path.realpath(nxt)
+    real = os.path.realpath(parent)
+    if within is not None and not any(_inside(real, os.path.realpath(b)) for b in within):
+        raise OutputRefused(path, "outside the workspace; not written")
     return full
 
 

@@ -173,3 +173,18 @@ def test_a_submodule_not_checked_out_is_still_a_finding_in_a_diff_run(tmp_path, 
     run = lint(root, "--diff-base", "main")
     assert run.code == 1
     assert sorted(run.at("PL007")) == [("experiments/lb/exp-2", None), ("packages/bench-a/CASE-002-sub", None)]
+
+
+def test_output_named_through_a_link_to_the_repository_is_checked_all_the_same(tmp_path, git_env):
+    root = pull_request_repo(write_repo(tmp_path / "repo", {}, VALID))
+    alias = tmp_path / "alias"
+    os.symlink(root, alias)  # as /tmp is a link on some systems
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    os.symlink(outside, root / "reports")
+    config = (root / ".git/config").read_bytes()
+    for target, why in ((alias / ".git/config", "inside a .git folder; not written"),
+                        (alias / "reports/out.json", "a folder on the way is a symbolic link; not written through")):
+        run = lint(root, "--all", "--output", str(target))
+        assert run.code == 2 and run.stderr == f"penguin-lint: error: cannot write --output {target}: {why}\n"
+    assert (root / ".git/config").read_bytes() == config and list(outside.iterdir()) == []
