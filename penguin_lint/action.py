@@ -288,14 +288,23 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
                "status": "failed" if proc.returncode else "passed"}
     sarif = env.get("PENGUIN_LINT_SARIF", "").strip()
     if sarif:
+        from penguin_lint.outfile import OutputRefused, check_destination, open_report
+
         sarif_path = os.path.abspath(os.path.join(cwd, sarif))
+        # The checkout is the pull request's: a link it committed must not
+        # carry the report out of the workspace or into .git.
+        workspace = env.get("GITHUB_WORKSPACE", "").strip() or str(root)
+        within = [workspace] + ([env["RUNNER_TEMP"]] if env.get("RUNNER_TEMP", "").strip() else [])
+        roots = [workspace, str(root)]
         try:
+            check_destination(sarif_path, roots, within)
             os.makedirs(os.path.dirname(sarif_path), exist_ok=True)
-            with open(sarif_path, "w", encoding="utf-8") as out:
+            with open_report(sarif_path, roots, within) as out:
                 sarif_reporter.report(shown, out, rules=rules)
-        except OSError as e:
+        except (OSError, OutputRefused) as e:
             # Asked for and not written: the upload after this step would have nothing.
-            print(f"::error title=penguin-lint::{github_reporter.escape_data(f'cannot write the sarif input {sarif}: {e.strerror or e}')}")
+            why = f"{sarif}: {e.reason if isinstance(e, OutputRefused) else e.strerror or e}"
+            print(f"::error title=penguin-lint::{github_reporter.escape_data(f'cannot write the sarif input {why}')}")
             outputs["status"] = "error"
             _set_outputs(env, outputs)
             return 2

@@ -14,14 +14,20 @@ from typing import Callable, Optional, Tuple
 
 def replace_file(path: str, data: bytes, *, prefix: str = ".tmp-", suffix: str = "",
                  mode: Optional[int] = None, times: Optional[Tuple[int, int]] = None,
-                 durable: bool = False, check: Optional[Callable[[], None]] = None) -> None:
+                 durable: bool = False, check: Optional[Callable[[], None]] = None,
+                 prepare: Optional[Callable[[int], None]] = None) -> None:
     """Make ``path`` hold ``data``. ``mode``: its permission bits; ``times``:
     (atime, mtime) in ns; ``durable``: on disk before the rename; ``check``:
-    called just before the rename, it may raise to keep the old file."""
+    called just before the rename, it may raise to keep the old file;
+    ``prepare``: called with the new file's descriptor once written (owner,
+    attributes), it may raise too."""
     fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=os.path.dirname(path) or ".")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+            f.flush()
+            if prepare is not None:
+                prepare(f.fileno())
             if mode is not None:
                 os.fchmod(f.fileno(), mode)
             if durable:

@@ -38,6 +38,7 @@ class GitObjects:
     def __init__(self, top: str):
         self.top = top
         self._proc: Optional[subprocess.Popen] = None
+        self.last_size = 0  # the size git gave for the last object read
 
     def _start(self) -> subprocess.Popen:
         if self._proc is None:
@@ -55,15 +56,18 @@ class GitObjects:
         """The object id revision ``spec`` names, or None."""
         return self._ask(spec)[0]
 
-    def read(self, oid: str) -> Tuple[Optional[str], bytes]:
+    def read(self, oid: str, limit: Optional[int] = None) -> Tuple[Optional[str], bytes]:
         """(type, content) of object ``oid`` (an id, or any revision such as
         ``HEAD^{commit}``: cat-file resolves names as rev-parse does); (None,
-        b"") when it is missing."""
-        _, kind, data = self._ask(oid)
+        b"") when it is missing. With ``limit``, an object over it yields
+        only its first ``limit + 1`` bytes, as a file read with that limit."""
+        _, kind, data = self._ask(oid, limit)
         return kind, data
 
-    def _ask(self, name: str) -> Tuple[Optional[str], Optional[str], bytes]:
-        """(object id, type, content) of ``name``; (None, None, b"") when missing."""
+    def _ask(self, name: str, limit: Optional[int] = None) -> Tuple[Optional[str], Optional[str], bytes]:
+        """(object id, type, content) of ``name``; (None, None, b"") when
+        missing. The header gives the size before the content: past
+        ``limit``, the rest is read through and dropped, never held."""
         from penguin_lint.gitscope import GitError
 
         proc = self._start()
@@ -78,9 +82,17 @@ class GitObjects:
                 return None, None, b""
             raise GitError("git cat-file ended unexpectedly")
         oid, kind, size = header[0].decode("ascii", "replace"), header[1].decode("ascii", "replace"), int(header[2])
-        data = proc.stdout.read(size)
+        self.last_size = size
+        keep = size if limit is None or size <= limit else limit + 1
+        data = proc.stdout.read(keep)
+        got, rest = len(data), size - keep
+        while rest > 0:
+            chunk = proc.stdout.read(min(rest, 1 << 20))
+            if not chunk:
+                break
+            rest -= len(chunk)
         proc.stdout.read(1)  # the newline after the content
-        if len(data) != size:
+        if got != keep or rest:
             raise GitError("git cat-file ended unexpectedly")
         return oid, kind, data
 
@@ -121,6 +133,7 @@ class GitTree:
         self._hash_len = len(commit) // 2 if commit else 20
         self._oids: Dict[str, Optional[str]] = {}  # root-relative path -> object id
         self._root = prefix.strip("/")
+        self.sizes: Dict[str, int] = {}  # path -> size of the blob read (maybe only in part)
 
     def root_oid(self) -> Optional[str]:
         if "" not in self._oids:
@@ -152,11 +165,13 @@ class GitTree:
     def oid(self, rel: str) -> Optional[str]:
         return self.root_oid() if rel == "" else self._oids.get(rel)
 
-    def blob(self, rel: str) -> Optional[bytes]:
+    def blob(self, rel: str, limit: Optional[int] = None) -> Optional[bytes]:
+        """The file's bytes; with ``limit``, at most ``limit + 1`` of them."""
         oid = self._oids.get(rel)
         if oid is None:
             return None
-        kind, data = self.objects.read(oid)
+        kind, data = self.objects.read(oid, limit)
+        self.sizes[rel] = self.objects.last_size
         return data if kind == "blob" else None
 
     def close(self) -> None:
@@ -184,10 +199,12 @@ class BaseRepository(Repository):
         return self.tree.listing(rel, oid)
 
     def read_bytes(self, rel: str) -> Optional[bytes]:
-        """The bytes of the regular file at ``rel`` in the base, else None."""
+        """The bytes of the regular file at ``rel`` in the base, else None;
+        as in the work tree, at most the size limit and one byte more (a
+        blob over the limit is never held whole)."""
         if not _plain_rel(rel) or not self.is_file(rel):
             return None
-        return self.tree.blob(rel)
+        return self.tree.blob(rel, self.config.size_limit)
 
     def _load(self, rel: str) -> Document:
         raw = self.read_bytes(rel)
@@ -199,7 +216,13 @@ class BaseRepository(Repository):
             from penguin_lint.loaders import FORMATS
 
             doc = Document(rel, FORMATS.get(os.path.splitext(rel)[1].lower(), "yaml"))
-            doc.problems.append(Problem("PL004", "file is over the size limit", Position(1, 1)))
+            from penguin_lint.loaders import _human
+
+            size = self.tree.sizes.get(rel, len(raw))
+            # worded as for a work-tree file, so that the two compare as one finding
+            doc.problems.append(Problem(
+                "PL004", f"file is {_human(size)}, over the limit of {_human(limit)}", Position(1, 1),
+                "data files stay small; large raw data belongs under data/<benchmark-id>/"))
             return doc
         return load_bytes(raw, rel)
 

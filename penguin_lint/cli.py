@@ -315,6 +315,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         base_engine.ctx.options.update(engine.ctx.options)
         engine.ctx.base = base_repo
         engine.ctx.renames = dict(change.renames)
+        engine.ctx.gitlinks = set(git_change.gitlinks)
         engine.ctx.config_from_base = not config_from_worktree
         scope = Scope(change, base_engine, new_only=new_only, focus=True)
         result = engine.run_change(change, scope)
@@ -356,10 +357,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             options.update(exists=lambda p: repo.entry(p[len(prefix):]) is not None,
                            summary_path=summary_path(os.environ), blob_base=blob_base(os.environ))
         result = relocate(result, prefix)
-    try:
-        stream = open(output, "w", encoding="utf-8") if output else sys.stdout
-    except OSError as e:
-        raise fail(f"cannot write --output {output}: {e.strerror or e}")
+    stream = _open_output(output, root) if output else sys.stdout
     try:
         options["color"] = use_color(color, stream if not output else None)
         reporter(result, stream, **options)
@@ -594,7 +592,7 @@ def _fix(result, show_diff, unsafe, root, config, output, relint):
     for line in outcome.refused:
         say(f"penguin-lint: warning: {line}")
     if show_diff:
-        stream = open(output, "w", encoding="utf-8") if output else sys.stdout
+        stream = _open_output(output, root) if output else sys.stdout
         try:
             for line in outcome.diff:
                 stream.write(line + "\n")
@@ -607,6 +605,22 @@ def _fix(result, show_diff, unsafe, root, config, output, relint):
         raise click.exceptions.Exit(EXIT_FINDINGS if n else EXIT_OK)
     result.fixed = outcome.fixed
     return result
+
+
+def _open_output(output: str, root: Path):
+    """--output, opened as a new file: never through a link, never into a
+    .git folder of the repository (or of the git work tree around it)."""
+    from penguin_lint.outfile import OutputRefused, open_report
+
+    roots = [str(root)]
+    for d in (root, *root.parents):
+        if os.path.lexists(d / ".git"):
+            roots.append(str(d))
+            break
+    try:
+        return open_report(output, roots)
+    except OutputRefused as e:
+        raise fail(f"cannot write --output {e}")
 
 
 def _warn(message: str) -> None:

@@ -1,7 +1,7 @@
 """What a rule sees while it runs: the repository and shared, cached results."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Set
 
 from penguin_lint.config import Config
 from penguin_lint.findings import Problem
@@ -26,6 +26,8 @@ class Context:
         # whether the configuration was read from the base (diff mode)
         self.config_from_base = False
         self.renames: Dict[str, str] = {}  # new path -> old path, in the change
+        #: paths the change made submodules (gitlinks): folders whose files it never shows
+        self.gitlinks: Set[str] = set()
         # Results that several rules share (e.g. a leaderboard's resolved
         # expressions), keyed by the caller; lives as long as one run.
         self.cache: dict = {}

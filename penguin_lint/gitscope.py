@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 # Read-only git: no index refresh, no lock, no file-system monitor started.
 READ_ONLY = ("--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off",
@@ -201,9 +201,13 @@ class GitRepo:
         change = GitChange(self, label, mb)
         entries: List[Tuple[str, str, Optional[str]]] = []
         if mb is not None and mb != self.rev("HEAD^{commit}"):
-            raw = self.run("diff-tree", "-r", "-z", "-M", "--name-status", "--no-commit-id",
+            raw = self.run("diff-tree", "-r", "-z", "-M", "--raw", "--no-commit-id",
                            "--no-ext-diff", mb, "HEAD", *spec)[1]
-            entries.extend(_split_name_status(raw))
+            committed = _split_raw(raw)
+            entries.extend(e[:3] for e in committed)
+            # a submodule or nested repository is one entry (a gitlink): git
+            # shows only its commit, never its files
+            change.gitlinks.update(p for p in (self.to_root(e[1]) for e in committed if e[3]) if p is not None)
         copy = None
         if cache_root is not None and self.index is not None:
             from penguin_lint.status_index import StatusIndex
@@ -264,6 +268,8 @@ class GitChange:
     label: str  # the base as the user named it ("origin/main", "HEAD")
     commit: Optional[str]  # the merge base; None when HEAD has no commit yet
     entries: List[Tuple[str, str, Optional[str]]] = field(default_factory=list)
+    #: paths the change made gitlinks (mode 160000: a submodule, a nested repository)
+    gitlinks: Set[str] = field(default_factory=set)
 
     @property
     def paths(self) -> List[str]:
@@ -284,17 +290,23 @@ def _under(path: str, top: str) -> bool:
     return path == top or path.startswith(top + "/")
 
 
-def _split_name_status(raw: bytes) -> List[Tuple[str, str, Optional[str]]]:
+def _split_raw(raw: bytes) -> List[Tuple[str, str, Optional[str], bool]]:
+    """``git diff-tree -r -z --raw`` as (status letter, path, old path,
+    whether the new entry is a gitlink)."""
     parts = raw.split(b"\0")
-    out: List[Tuple[str, str, Optional[str]]] = []
+    out: List[Tuple[str, str, Optional[str], bool]] = []
     i = 0
-    while i < len(parts) and parts[i]:
-        status = parts[i].decode("ascii", "replace")
+    while i < len(parts) and parts[i].startswith(b":"):
+        fields = parts[i][1:].split(b" ")
+        if len(fields) < 5:  # pragma: no cover - not raw output
+            break
+        status = fields[4].decode("ascii", "replace")
+        gitlink = fields[1] == b"160000"
         if status[:1] in ("R", "C") and i + 2 < len(parts):
-            out.append((status[0], os.fsdecode(parts[i + 2]), os.fsdecode(parts[i + 1])))
+            out.append((status[0], os.fsdecode(parts[i + 2]), os.fsdecode(parts[i + 1]), gitlink))
             i += 3
         elif i + 1 < len(parts):
-            out.append((status[0], os.fsdecode(parts[i + 1]), None))
+            out.append((status[0], os.fsdecode(parts[i + 1]), None, gitlink))
             i += 2
         else:  # pragma: no cover - truncated output
             break

@@ -150,6 +150,11 @@ def test_constraints_pin_every_dependency_exactly():
             versions = [v for n, v, m in pins if n == name and (m is None or m.evaluate(env))]
             assert len(versions) == 1, f"{req.name} is not pinned once for Python {python} in action/constraints.txt"
             assert req.specifier.contains(versions[0]), f"{name}=={versions[0]} is outside {req}"
+            # and installed with that pin's reviewed hashes (action/lock.py)
+            from tests.test_action_hashes import hashed_pins
+
+            version, hashes = hashed_pins(python).get(name, (None, []))
+            assert version == versions[0] and hashes, f"{name}: no hashed pin in action/requirements-{python}.txt"
 
 
 # -- the lint step ----------------------------------------------------------------------

@@ -10,9 +10,10 @@ repository root.
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import stat
-from typing import List
+from typing import List, Optional
 
 from penguin_lint.atomic import replace_file
 from penguin_lint.loaders import read_at_most
@@ -67,7 +68,8 @@ def write_atomic(root: str, rel: str, expected: bytes, new: bytes) -> None:
     full = real_path(root, rel)
     if read_current(root, rel, max(len(expected), 1)) != expected:
         raise WriteRefused(f"{rel}: changed while it was being fixed; not written")
-    mode = stat.S_IMODE(os.lstat(full).st_mode)
+    st = os.lstat(full)
+    mode = stat.S_IMODE(st.st_mode)
     if not mode & 0o222 or not os.access(full, os.W_OK):
         # a rename would replace it anyway; a read-only file says "do not"
         raise WriteRefused(f"{rel}: the file is read-only; not written")
@@ -77,7 +79,53 @@ def write_atomic(root: str, rel: str, expected: bytes, new: bytes) -> None:
         if not stat.S_ISREG(os.lstat(full).st_mode):
             raise WriteRefused(f"{rel}: replaced by a link while it was being fixed; not written")
 
-    replace_file(full, new, prefix=f".{name}.", suffix=".fix", mode=mode, durable=True, check=still_a_file)
+    attrs = _xattrs(full, rel)
+
+    def same_owner_and_attributes(fd: int) -> None:
+        # the new file replaces the old one: it keeps its owner, group,
+        # extended attributes and ACLs (an ACL is the xattr
+        # system.posix_acl_access), or the file is not written
+        now = os.fstat(fd)
+        if (now.st_uid, now.st_gid) != (st.st_uid, st.st_gid):
+            try:
+                os.fchown(fd, st.st_uid, st.st_gid)
+            except OSError as e:
+                raise WriteRefused(f"{rel}: cannot keep its owner and group ({e.strerror}); not written") from None
+        if attrs is None:
+            return
+        try:
+            for key in os.listxattr(fd):
+                if key not in attrs:  # inherited from the folder's default ACL
+                    os.removexattr(fd, key)
+            for key, value in attrs.items():
+                # set only what differs (a security label given by the system is equal already)
+                try:
+                    same = os.getxattr(fd, key) == value
+                except OSError:
+                    same = False
+                if not same:
+                    os.setxattr(fd, key, value)
+        except OSError as e:
+            raise WriteRefused(f"{rel}: cannot keep its extended attributes ({e.strerror}); not written") from None
+
+    replace_file(full, new, prefix=f".{name}.", suffix=".fix", mode=mode, durable=True, check=still_a_file,
+                 prepare=same_owner_and_attributes)
+
+
+_HAS_XATTR = hasattr(os, "listxattr")
+
+
+def _xattrs(full: str, rel: str) -> Optional[dict]:
+    """The file's extended attributes (ACLs among them), by name; None where
+    the file system has none."""
+    if not _HAS_XATTR:
+        return None
+    try:
+        return {k: os.getxattr(full, k, follow_symlinks=False) for k in os.listxattr(full, follow_symlinks=False)}
+    except OSError as e:
+        if e.errno in (errno.ENOTSUP, getattr(errno, "EOPNOTSUPP", errno.ENOTSUP)):
+            return None
+        raise WriteRefused(f"{rel}: cannot read its extended attributes ({e.strerror}); not written") from None
 
 
 def unified_diff(rel: str, old: bytes, new: bytes) -> List[str]:
