@@ -49,6 +49,10 @@ class Context:
             doc = self.repo.load(subject.path)
             schema = FILE_KINDS.get(subject.kind)
             cached = validate(doc, schema) if doc is not None and schema else []
+            if subject.kind == "leaderboard" and doc is not None and doc.parsed:
+                from penguin_lint.rules._expressions import overflow_problems
+
+                cached = cached + overflow_problems(subject, self)
             self._schema[subject.path] = cached
         return cached
 
