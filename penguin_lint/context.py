@@ -73,3 +73,8 @@ class Context:
         self.repo.forget(prefix)
         for key in [k for k in self._schema if k.startswith(prefix)]:
             del self._schema[key]
+        # shared results are keyed (what, path, ...); a leaderboard's
+        # expressions hold its document, which must go with the rest
+        for key in [k for k in self.cache if isinstance(k, tuple) and len(k) > 1
+                    and isinstance(k[1], str) and k[1].startswith(prefix)]:
+            del self.cache[key]

@@ -377,7 +377,7 @@ class Engine:
                     s = subjects[dep]
                     subjects[dep] = replace(s, focus=leaderboard_focus(
                         s, change, repo.layout, repo, scope.base.repo))
-        findings: List[Finding] = []
+        findings = Collector()  # capped as subjects finish, as in run_all
         files = 0
         unit = None
         for path in sorted(subjects):
@@ -396,11 +396,12 @@ class Engine:
                 or s.path in change.touched or s.path in touched_dirs
             ]
             if candidates:
-                findings.extend(scope.report(s, candidates, self))
+                findings.add(scope.report(s, candidates, self))
         if unit is not None:
             self._drop(unit, scope)
         # Unused suppressions are judged where every finding is reported.
-        result = self._finish(findings, files, report_unused=scope.touches)
+        result = self._finish(findings.findings(), files, report_unused=scope.touches,
+                              more=findings.more)
         result.touched = frozenset(change.paths)
         result.hidden = scope.hidden
         result.base_loads = scope.base.repo.loads if scope.base is not None else 0
