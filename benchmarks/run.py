@@ -1,6 +1,6 @@
 """Time penguin-lint on synthetic repositories and compare the figures with the targets.
 
-    python -m benchmarks.run [--repeat N] [--workdir DIR] [--quick]
+    python -m benchmarks.run [--repeat N] [--workdir DIR] [--quick] [--huge]
 
 Measurements (CPU seconds, medians of --repeat interleaved runs, each run a fresh process;
 see benchmarks/README.md for the targets):
@@ -14,6 +14,8 @@ see benchmarks/README.md for the targets):
   8-10. peak memory of --all, of a path run over every experiment folder and of a diff run
        that adds 500 experiments (large);
   11. the slowest of 4 shards vs --all -j1 (large).
+With --huge, only H1-H3: one and four leaderboards of 125,000 leaves (benchmarks/huge.py), and
+the preview of one, against the CSafeLoader floor on the same files (CPU time and peak memory).
 
 The repositories are built once in the work folder and reused while their stamp matches the
 generator's source and parameters. The script installs nothing; a missing check-jsonschema makes
