@@ -1,6 +1,6 @@
 """Time penguin-lint on synthetic repositories and compare the figures with the targets.
 
-    python -m benchmarks.run [--repeat N] [--workdir DIR] [--quick]
+    python -m benchmarks.run [--repeat N] [--workdir DIR] [--quick] [--huge]
 
 Measurements (CPU seconds, medians of --repeat interleaved runs, each run a fresh process;
 see benchmarks/README.md for the targets):
@@ -14,6 +14,8 @@ see benchmarks/README.md for the targets):
   8-10. peak memory of --all, of a path run over every experiment folder and of a diff run
        that adds 500 experiments (large);
   11. the slowest of 4 shards vs --all -j1 (large).
+With --huge, only H1-H3: one and four leaderboards of 125,000 leaves (benchmarks/huge.py), and
+the preview of one, against the CSafeLoader floor on the same files (CPU time and peak memory).
 
 The repositories are built once in the work folder and reused while their stamp matches the
 generator's source and parameters. The script installs nothing; a missing check-jsonschema makes
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks import generate as gen
+from benchmarks import huge
 
 # The three repositories: about 5,000, 22,000 and 43,000 files (benchmarks/generate.py).
 SIZES = ("small", "medium", "large")
@@ -374,7 +377,7 @@ def restore_diff_file(root: Path) -> None:
 
 @dataclass
 class Row:
-    number: int
+    number: int | str  # "H1".."H3": the --huge rows
     measurement: str
     repo: str
     lint: str
@@ -453,6 +456,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--linter", metavar="COMMAND",
                         help="command to run instead of the penguin-lint found beside Python "
                              "(e.g. an older release, for comparison)")
+    parser.add_argument("--huge", action="store_true",
+                        help="only the huge-leaderboard rows (H1-H3): one leaderboard of 125,000 "
+                             "leaves (4.6 MB), and four of them, against the CSafeLoader floor")
     args = parser.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
     if repeat < 1:
@@ -469,6 +475,8 @@ def main(argv: list[str] | None = None) -> int:
         import compileall
 
         compileall.compile_dir(str(PROJECT_ROOT / "penguin_lint"), quiet=1)
+    if args.huge:
+        return huge_main(args, linter, repeat)
     cjs = find_check_jsonschema()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, repeat {repeat}, "
           f"workdir {args.workdir}")
@@ -762,6 +770,96 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Note: {note}")
     if args.quick:
         print("Quick mode: small repositories, the verdicts are not meaningful.")
+    return 1 if any(r.result in ("FAIL", "ERROR") for r in rows) else 0
+
+
+# --------------------------------------------------------------------------- huge leaderboards
+
+def ensure_huge(workdir: Path, boards: int, leaves: int) -> Path:
+    """A repository of `boards` huge leaderboards (benchmarks/huge.py), rebuilt when the
+    generator changes. No git: these rows run `--all --no-cache` only."""
+    root = workdir / f"huge-{boards}x{leaves}"
+    stamp_file = workdir / f"huge-{boards}x{leaves}.stamp"
+    stamp = hashlib.sha256(Path(huge.__file__).read_bytes() + Path(gen.__file__).read_bytes()).hexdigest()
+    if root.is_dir() and stamp_file.is_file() and stamp_file.read_text() == stamp:
+        return root
+    stamp_file.unlink(missing_ok=True)
+    if root.exists():
+        shutil.rmtree(root)
+    count = huge.generate(root, boards, leaves)
+    stamp_file.write_text(stamp)
+    print(f"built {root.name}: {count} files", flush=True)
+    return root
+
+
+def huge_main(args, linter: Linter, repeat: int) -> int:
+    """H1-H3: what one huge leaderboard costs, as ratios to parsing the same files with
+    CSafeLoader (the floor) in the same run: CPU time, and peak resident memory of a fresh
+    process. H2 has four such leaderboards in one `--all -j1`: its memory must stay that of
+    one board (the floor's does), not add up."""
+    leaves = 2_000 if args.quick else huge.LEAVES
+    one = ensure_huge(args.workdir, 1, leaves)
+    four = ensure_huge(args.workdir, 4, leaves)
+    for root in (one, four):
+        warm_cache(root)
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, repeat {repeat}, "
+          f"workdir {args.workdir}")
+    print(f"penguin-lint: {linter.describe()}")
+    board = one / "leaderboards" / "huge-0" / "leaderboard.yaml"
+    print(f"one leaderboard: {leaves:,} leaves, {board.stat().st_size / 1e6:.1f} MB")
+    floor = [sys.executable, str(PARSE_FLOOR)]
+    lint_args = ("--all", "-j1", "--no-cache", "--format", "json")
+    # a subcommand: its options follow it
+    preview_cmd = [*linter.cmd, "preview", "--root", str(one), "--format", "markdown"]
+    jobs = {
+        "lint, one board": lambda: linter(one, *lint_args),
+        "floor, one board": lambda: run_once([*floor, str(one)]),
+        "lint, four boards": lambda: linter(four, *lint_args),
+        "floor, four boards": lambda: run_once([*floor, str(four)]),
+        "preview, one board": lambda: run_once(preview_cmd, cwd=one, env=linter.env),
+    }
+    t = interleaved(repeat, jobs)
+    peaks = {}
+    for name, root, cmd in (
+            ("lint, one board", one, [*linter.cmd, "--root", str(one), *lint_args]),
+            ("floor, one board", one, [*floor, str(one)]),
+            ("lint, four boards", four, [*linter.cmd, "--root", str(four), *lint_args]),
+            ("floor, four boards", four, [*floor, str(four)]),
+            ("preview, one board", one, preview_cmd)):
+        single, tree, _ = peak_rss(cmd, linter.env, root)
+        peaks[name] = max(single, tree or 0)
+    notes = []
+    rows = []
+    for number, what, lint_label, floor_label in (
+            ("H1", "one huge leaderboard, --all -j1", "lint, one board", "floor, one board"),
+            ("H2", "four huge leaderboards, --all -j1", "lint, four boards", "floor, four boards"),
+            ("H3", "preview --format markdown, one board", "preview, one board", "floor, one board")):
+        lt, ft = t[lint_label], t[floor_label]
+        problem = lint_problem(lt)
+        if problem:
+            notes.append(problem)
+        time_ratio = lt.median / ft.median
+        mem_ratio = peaks[lint_label] / peaks[floor_label]
+        rows.append(Row(number, f"{what}: CPU time", one.name if "one" in lint_label else four.name,
+                        fmt_s(lt.median), f"CSafeLoader {fmt_s(ft.median)}", f"{time_ratio:.2f}x",
+                        "<= 1x", "ERROR" if problem else verdict(time_ratio <= 1)))
+        rows.append(Row(number, f"{what}: peak memory", rows[-1].repo,
+                        f"{peaks[lint_label] / 1e6:.0f} MB", f"CSafeLoader {peaks[floor_label] / 1e6:.0f} MB",
+                        f"{mem_ratio:.2f}x", "<= 1x", "ERROR" if problem else verdict(mem_ratio <= 1)))
+    md_size = len(t["preview, one board"].runs[-1].stdout.encode())
+    rows.append(Row("H3", "  preview Markdown output", one.name, f"{md_size / 1e3:.0f} KB", "-", "-",
+                    "-", "info"))
+    print()
+    print_table(rows)
+    print()
+    print("Runs (CPU s / wall s):")
+    for tm in t.values():
+        print(f"- {tm.label}: " + ", ".join(f"{r.cpu:.3f}/{r.seconds:.3f}" for r in tm.runs)
+              + f" (exit {','.join(map(str, sorted(tm.returncodes)))})")
+    for note in dict.fromkeys(notes):
+        print(f"Note: {note}")
+    if args.quick:
+        print("Quick mode: small leaderboards, the verdicts are not meaningful.")
     return 1 if any(r.result in ("FAIL", "ERROR") for r in rows) else 0
 
 

@@ -51,6 +51,10 @@ class Context:
             doc = self.repo.load(subject.path)
             schema = FILE_KINDS.get(subject.kind)
             cached = validate(doc, schema) if doc is not None and schema else []
+            if subject.kind == "leaderboard" and doc is not None and doc.parsed:
+                from penguin_lint.rules._expressions import overflow_problems
+
+                cached = cached + overflow_problems(subject, self)
             self._schema[subject.path] = cached
         return cached
 
@@ -71,3 +75,8 @@ class Context:
         self.repo.forget(prefix)
         for key in [k for k in self._schema if k.startswith(prefix)]:
             del self._schema[key]
+        # shared results are keyed (what, path, ...); a leaderboard's
+        # expressions hold its document, which must go with the rest
+        for key in [k for k in self.cache if isinstance(k, tuple) and len(k) > 1
+                    and isinstance(k[1], str) and k[1].startswith(prefix)]:
+            del self.cache[key]

@@ -14,7 +14,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.context import Context
-from penguin_lint.finding_cap import cap_findings
+from penguin_lint.finding_cap import Collector, cap_findings
 from penguin_lint.findings import ERROR, Finding
 from penguin_lint.focus import leaderboard_focus
 from penguin_lint.repo import SKIPPED_DIRS, Repository
@@ -172,7 +172,9 @@ class Engine:
         ``shard.Shard``), only that shard's units (and, in the first shard,
         the subjects above the units) are run.
         """
-        findings: List[Finding] = []
+        # capped as units finish: a file's findings past the cap are
+        # counted and let go, not held to the end of the run
+        findings = Collector()
         files = loads = 0
         units: List[Unit] = []
         top = list(self._top_subjects(units))
@@ -180,7 +182,7 @@ class Engine:
             for s in top:
                 if not s.is_dir and s.kind != "file":
                     files += 1
-                findings.extend(self.check(s))
+                findings.add(self.check(s))
         loads = self.repo.loads
         self.ctx.reset()
         if shard is not None:
@@ -195,7 +197,7 @@ class Engine:
                 if hit is None:
                     todo.append(u)
                 else:
-                    findings.extend(hit[0])
+                    findings.add(hit[0])
                     files += hit[1]
             units = todo
 
@@ -213,12 +215,12 @@ class Engine:
             results = (run(u) for u in units)
         for r in results:
             unit_findings, unit_files, unit_loads = r[:3]
-            findings.extend(unit_findings)
+            findings.add(unit_findings)
             files += unit_files
             loads += unit_loads
             if cache is not None:
                 cache.store(r[3], unit_findings, unit_files, r[4])
-        result = self._finish(findings, files)
+        result = self._finish(findings.findings(), files, more=findings.more)
         result.loads = loads
         return result
 
@@ -293,6 +295,7 @@ class Engine:
         findings: List[Finding] = []
         files = 0
         before = self.repo.loads
+        lb_root = self.repo.layout.roots["leaderboards"] + "/"
         for top, recursive in unit:
             subjects = [self.subject(top, True)]
             if recursive:
@@ -309,8 +312,10 @@ class Engine:
                 if not s.is_dir and s.kind != "file":
                     files += 1
                 findings.extend(self.check(s))
-            if recursive and top.count("/") > 0:
-                # one experiment, task or data folder is done: drop its documents
+            if recursive and top.count("/") > 0 and not top.startswith(lb_root):
+                # one experiment, task or data folder is done: drop its
+                # documents. A leaderboard's are kept to the end of its unit:
+                # its experiments' checks read it again (PL306).
                 self.ctx.forget(top + "/")
         loads = self.repo.loads - before
         self.ctx.reset()
@@ -382,7 +387,7 @@ class Engine:
                     s = subjects[dep]
                     subjects[dep] = replace(s, focus=leaderboard_focus(
                         s, change, repo.layout, repo, scope.base.repo))
-        findings: List[Finding] = []
+        findings = Collector()  # capped as subjects finish, as in run_all
         files = 0
         unit = None
         self._review = scope if scope.base is not None else None
@@ -402,11 +407,12 @@ class Engine:
                 or s.path in change.touched or s.path in touched_dirs
             ]
             if candidates:
-                findings.extend(scope.report(s, candidates, self))
+                findings.add(scope.report(s, candidates, self))
         if unit is not None:
             self._drop(unit, scope)
         # Unused suppressions are judged where every finding is reported.
-        result = self._finish(findings, files, report_unused=scope.touches)
+        result = self._finish(findings.findings(), files, report_unused=scope.touches,
+                              more=findings.more)
         self._review = None
         result.touched = frozenset(change.paths)
         result.hidden = scope.hidden
@@ -419,7 +425,8 @@ class Engine:
         self.ctx.forget(unit)
         scope.forget()
 
-    def _finish(self, findings: List[Finding], files: int, report_unused=None) -> Result:
+    def _finish(self, findings: List[Finding], files: int, report_unused=None,
+                more=None) -> Result:
         """The result: findings filtered by per-file ignores and deduplicated,
         with PL008 for suppressions that suppressed nothing in the files
         ``report_unused`` accepts (default: all)."""
@@ -444,7 +451,7 @@ class Engine:
             seen.add(key)
             out.append(f)
         out.sort(key=Finding.sort_key)
-        out, omitted = cap_findings(out)
+        out, omitted = cap_findings(out, more=more)
         return Result(out, files, self.repo.loads, omitted=omitted, suppressed=suppressed,
                       suppressions_added=added)
 

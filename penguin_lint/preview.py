@@ -70,10 +70,11 @@ class Board:
     title: Optional[str] = None
     rows: List[Row] = field(default_factory=list)
     problem: Optional[str] = None               # the file itself is missing or broken
+    note: Optional[str] = None                  # values past the limits, not shown
 
     def to_dict(self) -> dict:
         return {"leaderboard": self.leaderboard, "path": self.path, "title": self.title,
-                "problem": self.problem, "rows": [r.to_dict() for r in self.rows]}
+                "problem": self.problem, "note": self.note, "rows": [r.to_dict() for r in self.rows]}
 
 
 @dataclass
@@ -115,9 +116,15 @@ def board(repo, leaderboard_id: str) -> Board:
     if not isinstance(values, list):
         out.problem = f"{path} has no list of values"
         return out
+    # As many values as the leaderboard rules check (MAX_VALUES, MAX_TERMS):
+    # the rows of a bigger file are neither computed nor shown.
     expr = Expressions(ctx, doc, leaderboard_id, values)
     for i, top in enumerate(expr.tops):
         out.rows.append(_row(expr, i, top))
+    if expr.overflow is not None:
+        where, what = expr.overflow
+        out.note = (f"{what} (line {expr.pos(where).line}): only the {len(expr.tops):,} "
+                    "values before it are shown")
     _rank(out.rows)
     _keys(out.rows)
     return out
@@ -398,6 +405,27 @@ def _order(rows: List[Row]) -> List[Row]:
     return sorted(rows, key=lambda r: (r.rank is None, r.rank or 0, r.index))
 
 
+# A Markdown table is read in a job summary (GitHub keeps 1 MiB of it): a
+# board lists its first MARKDOWN_ROWS rows, and the whole output stops at
+# MARKDOWN_LIMIT characters, each with a note; text and JSON list every row.
+MARKDOWN_ROWS = 500
+MARKDOWN_LIMIT = 500_000
+
+
+def _rows_note(n: int) -> str:
+    return (f"*{n:,} more {'row' if n == 1 else 'rows'} not listed here "
+            "(`penguin-lint preview --format json` lists every row).*")
+
+
+def _cap_markdown(text: str) -> str:
+    if len(text) <= MARKDOWN_LIMIT:
+        return text
+    cut = text[:MARKDOWN_LIMIT]
+    cut = cut[:cut.rfind("\n") + 1]
+    return (cut + f"\n*The preview stops here, at {MARKDOWN_LIMIT:,} characters "
+            "(`penguin-lint preview --format json` has all of it).*\n")
+
+
 def render_text(boards: Sequence[Board]) -> str:
     out = []
     for b in boards:
@@ -408,6 +436,8 @@ def render_text(boards: Sequence[Board]) -> str:
         if b.problem:
             out += ["  " + sanitize(b.problem), ""]
             continue
+        if b.note:
+            out.append("  " + sanitize(b.note))
         rows = [[sanitize(c) for c in _cells(r)] for r in _order(b.rows)]
         widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(HEADERS)]
         right = {0, 5, 6, 7, 8, 9}
@@ -437,12 +467,17 @@ def render_markdown(boards: Sequence[Board]) -> str:
         if b.problem:
             out += [md(b.problem), ""]
             continue
+        if b.note:
+            out += [f"*{md(b.note)}*", ""]
         out.append("| " + " | ".join(HEADERS) + " |")
         out.append("|" + "|".join("---:" if i in (0, 5, 6, 7, 8, 9) else "---" for i in range(len(HEADERS))) + "|")
-        for r in _order(b.rows):
+        rows = _order(b.rows)
+        for r in rows[:MARKDOWN_ROWS]:
             out.append("| " + " | ".join(md(c) for c in _cells(r)) + " |")
+        if len(rows) > MARKDOWN_ROWS:
+            out += ["", _rows_note(len(rows) - MARKDOWN_ROWS)]
         out.append("")
-    return "\n".join(out)
+    return _cap_markdown("\n".join(out))
 
 
 def _arrow(b, a, fmt=_num) -> str:
@@ -473,11 +508,13 @@ def render_changes_markdown(results, all_rows: bool = False) -> str:
         if a.problem or b.problem:
             out.append(f"before: {md(b.problem or 'ok')}; after: {md(a.problem or 'ok')}")
             out.append("")
+        for note in dict.fromkeys(n for n in (b.note, a.note) if n):
+            out += [f"*{md(note)}*", ""]
         if not shown:
             continue
         out.append("| change | entry | rank | mean | std | cost | duration_ms | token | note |")
         out.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
-        for c in shown:
+        for c in shown[:MARKDOWN_ROWS]:
             br, ar = c.before, c.after
 
             def val(r, f):
@@ -491,8 +528,10 @@ def render_changes_markdown(results, all_rows: bool = False) -> str:
             axes = [_arrow(val(br, f), val(ar, f)) for f in AXES]
             note = (ar.problem if ar and ar.problem else br.problem if br and br.problem and not ar else "") or ""
             out.append("| " + " | ".join([c.kind, md(c.key), _rank_move(c), md(mean), md(std), *map(md, axes), md(note)]) + " |")
+        if len(shown) > MARKDOWN_ROWS:
+            out += ["", _rows_note(len(shown) - MARKDOWN_ROWS)]
         out.append("")
-    return "\n".join(out) if out else "No leaderboard changes.\n"
+    return _cap_markdown("\n".join(out)) if out else "No leaderboard changes.\n"
 
 
 def render_changes_text(results, all_rows: bool = False) -> str:

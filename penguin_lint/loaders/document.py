@@ -40,6 +40,10 @@ class Document:
         "path", "fmt", "data", "parsed", "problems", "_values", "_keys",
         "implicit", "_indexer", "text", "nonfinite", "_counts", "_dropped", "_tree",
         "directives", "content_id", "file_stat",
+        # its positions and implicit types refer back to it by a weak
+        # reference: a cycle would outlive its unit (the CLI runs with the
+        # cyclic collector off), and every document of a run would add up
+        "__weakref__",
     )
 
     def __init__(self, path: str, fmt: str):

@@ -18,6 +18,8 @@ a finding points at.
 """
 from __future__ import annotations
 
+import weakref
+
 from array import array
 from typing import Any, Dict, Optional, Tuple
 
@@ -170,10 +172,15 @@ class PositionTree:
 class TreePositions:
     """``Document``'s view of a PositionTree: path -> Position."""
 
-    __slots__ = ("tree", "lines", "doc")
+    __slots__ = ("tree", "lines", "_doc")
 
     def __init__(self, tree: PositionTree, lines: LineIndex, doc):
-        self.tree, self.lines, self.doc = tree, lines, doc
+        # weak: the document holds this object (see Document.__slots__)
+        self.tree, self.lines, self._doc = tree, lines, weakref.ref(doc)
+
+    @property
+    def doc(self):
+        return self._doc()
 
     def value(self, path) -> Position:
         node, _ = self.tree.find(self.doc.data, path)

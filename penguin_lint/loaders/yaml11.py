@@ -9,6 +9,8 @@ loop never pays for importing PyYAML. tests/test_yaml11.py holds it to PyYAML.
 """
 from __future__ import annotations
 
+import weakref
+
 import re
 
 from penguin_lint.loaders.document import Document
@@ -165,10 +167,15 @@ class Implicit:
     typed on its own, worked out from the index when asked (a dict of them
     would cost more than the file)."""
 
-    __slots__ = ("_doc", "_tree")
+    __slots__ = ("_ref", "_tree")
 
     def __init__(self, doc: Document, tree: PositionTree):
-        self._doc, self._tree = doc, tree
+        # weak: the document holds this object (see Document.__slots__)
+        self._ref, self._tree = weakref.ref(doc), tree
+
+    @property
+    def _doc(self):
+        return self._ref()
 
     def _at(self, node: int):
         t = self._tree

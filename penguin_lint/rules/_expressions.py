@@ -29,6 +29,14 @@ DEFAULT_METRIC = "score_mean"
 # The loaders already refuse nesting deeper than 64; this only keeps the
 # recursive walks below safe if that limit ever grows.
 MAX_NESTING = 200
+# Real leaderboards have tens to hundreds of values of a few leaves each. A
+# 5 MiB file can hold some 125,000 leaves, and every rule below walks them
+# all (positions, labels, summaries): past these limits the rest of the
+# values are not checked, and PL103 says so on the line where the limit is
+# crossed. Every item under ``values`` and ``args`` counts as a term (a leaf,
+# an operation, or something else the schema refuses).
+MAX_VALUES = 10_000
+MAX_TERMS = 50_000
 
 Path_ = Tuple[Any, ...]
 
@@ -101,7 +109,18 @@ class Expressions:
         self.ctx = ctx
         self.doc = doc
         self.leaderboard = leaderboard
-        self.tops: List[Node] = [self._parse(v, ("values", i), 0) for i, v in enumerate(values)]
+        #: (path, message) where MAX_VALUES or MAX_TERMS was crossed, else None
+        self.overflow: Optional[Tuple[Path_, str]] = None
+        self._terms = 0
+        self.tops: List[Node] = []
+        for i, v in enumerate(values):
+            if i >= MAX_VALUES:
+                self.overflow = (("values", i), f"the leaderboard has more than {MAX_VALUES:,} values")
+                break
+            top = self._parse(v, ("values", i), 0)
+            if self.overflow is not None:
+                break  # the value that crossed the limit is left out whole
+            self.tops.append(top)
         self._values: Dict[Path_, Optional[float]] = {}
         #: a focus.Focus when the leaderboard is checked only as a dependent
         #: of a change (only the values it covers are looked at), else None
@@ -140,13 +159,23 @@ class Expressions:
 
     # -- structure -------------------------------------------------------------
     def _parse(self, data, path: Path_, depth: int) -> Node:
+        self._terms += 1
+        if self._terms > MAX_TERMS:
+            if self.overflow is None:
+                self.overflow = (path, f"the leaderboard's values hold more than {MAX_TERMS:,} "
+                                       "leaves and operations")
+            return None
         if not isinstance(data, dict) or depth > MAX_NESTING:
             return None
         if "op" in data:
             raw = data.get("args")
             args = None
             if isinstance(raw, list):
-                args = [self._parse(a, path + ("args", i), depth + 1) for i, a in enumerate(raw)]
+                args = []
+                for i, a in enumerate(raw):
+                    args.append(self._parse(a, path + ("args", i), depth + 1))
+                    if self.overflow is not None:
+                        break
             return Operation(path, data, args)
         return Leaf(path, data)
 
@@ -356,6 +385,22 @@ def expressions(subject, ctx) -> Optional[Expressions]:
                              focus=subject.focus)
     ctx.cache[key] = result
     return result
+
+
+def overflow_problems(subject, ctx) -> list:
+    """PL103 where the leaderboard crosses MAX_VALUES or MAX_TERMS (the
+    values after that are not checked), as a schema problem."""
+    from penguin_lint.findings import Problem
+
+    ex = expressions(subject, ctx)
+    if ex is None or ex.overflow is None:
+        return []
+    path, what = ex.overflow
+    checked = len(ex.tops)
+    return [Problem("PL103", f"{what}: only the {checked:,} values before this one are checked",
+                    ex.pos(path),
+                    f"split the leaderboard; the leaderboard rules stop at {MAX_VALUES:,} values "
+                    f"and {MAX_TERMS:,} leaves and operations")]
 
 
 class LeaderboardRule(Rule):

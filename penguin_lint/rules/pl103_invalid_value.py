@@ -5,7 +5,10 @@ from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
 class InvalidValue(ProblemRule):
     """A value of the right type that its schema still refuses: a ``status``
     other than draft/published, a negative cost, an empty title, NaN or
-    infinity where a number is expected.
+    infinity where a number is expected. Also a leaderboard with more than
+    10,000 values or 50,000 leaves and operations in them, on the line where
+    the limit is crossed: the leaderboard rules check the values before it
+    only.
     """
 
     code = "PL103"
