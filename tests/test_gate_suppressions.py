@@ -184,3 +184,17 @@ def test_fix_in_a_pull_request_run_leaves_what_an_added_suppression_names(pr):
     run = lint(pr, "--diff-base", "main", "--fix")
     assert run.code == 1 and run.at("PL303") == [(SUMMARY, 2)], run.findings
     assert (pr / SUMMARY).read_text() == WRONG_MEAN
+
+
+def test_findings_an_added_suppression_would_hide_are_capped_like_any_others(pr):
+    # 150 unknown keys under a comment the change adds: still at most 100
+    # listed and one that counts the rest, as without the comment
+    keys = "".join(f"extra_{i} = 1\n" for i in range(150))
+    change(pr, {TASK: 'id = "CASE-001-one"\ntitle = "One"\ndescription = "x"\n' + keys
+                + "# penguin-lint: disable-file=PL104\n"})
+    run = lint(pr, "--diff-base", "main")
+    pl104 = [f for f in run.findings if f["code"] == "PL104"]
+    assert len(pl104) == 101, len(pl104)
+    assert (pl104[0]["path"], pl104[0]["line"]) == (TASK, 4)
+    assert pl104[-1]["message"].startswith("50 more PL104 findings in this file")
+    assert run.json["summary"]["omitted"] == 50
