@@ -144,7 +144,9 @@ def _failed(env: Dict[str, str], message: str) -> int:
     from penguin_lint.github_run import summary_path
     from penguin_lint.reporters import github_reporter, step_summary
 
-    print(f"::error title=penguin-lint::{github_reporter.escape_data(message)}")
+    from penguin_lint.reporters import emit_command
+
+    emit_command(sys.stdout, f"::error title=penguin-lint::{github_reporter.escape_data(message)}")
     fix = fix_for(message)
     print(f"penguin-lint: fix: {github_reporter.escape_data(re.sub(r'`', '', fix))}")
     summary = summary_path(env)
@@ -220,9 +222,17 @@ def _default_base(root: Path) -> Optional[str]:
 
 
 def main(env: Optional[Dict[str, str]] = None) -> int:
+    from penguin_lint.reporters import guarded_std
+
+    # No line this step writes, whatever it quotes, acts as a workflow command.
+    with guarded_std():
+        return _main(env)
+
+
+def _main(env: Optional[Dict[str, str]] = None) -> int:
     from penguin_lint.cli import find_root
     from penguin_lint.github_run import blob_base, relocate, repository_prefix, summary_path
-    from penguin_lint.reporters import github_reporter, sarif_reporter
+    from penguin_lint.reporters import emit_command, github_reporter, sarif_reporter
 
     env = dict(os.environ if env is None else env)
     cwd = env.get("PENGUIN_LINT_PATH", "").strip() or "."
@@ -284,7 +294,8 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
                 sarif_reporter.report(shown, out, rules=rules)
         except OSError as e:
             # Asked for and not written: the upload after this step would have nothing.
-            print(f"::error title=penguin-lint::{github_reporter.escape_data(f'cannot write the sarif input {sarif}: {e.strerror or e}')}")
+            emit_command(sys.stdout, "::error title=penguin-lint::" + github_reporter.escape_data(
+                f"cannot write the sarif input {sarif}: {e.strerror or e}"))
             outputs["status"] = "error"
             _set_outputs(env, outputs)
             return 2

@@ -1,7 +1,10 @@
 """Reporters turn findings into bytes; they never know where findings came from."""
 from __future__ import annotations
 
+import contextlib
 import importlib
+import re
+import sys
 from typing import Callable, Optional
 
 FORMATS = ("text", "json", "github", "sarif")
@@ -41,19 +44,123 @@ def sanitize(text) -> str:
 
 
 
-# What a CI runner reads as a command when it starts a line: GitHub's
-# ``::error ...::`` workflow commands and the older ``##[error]`` form.
-_COMMAND_STARTS = ("::", "##[")
+# What GitHub's runner reads as a workflow command: a line that starts with
+# ``::`` once leading blanks are trimmed, and ``##[`` anywhere in a line.
+FORGED = "##["
+#: ``##[`` as it is written instead: a visible escape that is also a JSON
+#: escape, so the same replacement keeps JSON valid and equal when parsed.
+DEFUSED = "#\\u0023["
+
+
+def defuse(text: str) -> str:
+    """``text`` with no ``##[`` left in it."""
+    return text.replace(FORGED, DEFUSED) if FORGED in text else text
+
+
+def _no_command_start(s: str) -> str:
+    stripped = s.lstrip()
+    if stripped.startswith("::"):
+        i = len(s) - len(stripped)
+        s = s[:i] + "\\x3a" + s[i + 1:]
+    return s
 
 
 def safe_line(text) -> str:
     """One line of output: ``sanitize``d (no line break, no escape sequence
-    survives), and unable to start a workflow command even when it begins
-    with text from the repository (a folder named ``::error::x``)."""
-    s = sanitize(text)
-    if s.startswith(_COMMAND_STARTS):
-        s = f"\\x{ord(s[0]):02x}" + s[1:]
-    return s
+    survives), and unable to act as a workflow command wherever text from
+    the repository sits in it (a folder named ``::error::x``, a value
+    ``##[add-mask]x``)."""
+    return _no_command_start(defuse(sanitize(text)))
+
+
+def guard_block(text: str) -> str:
+    """Complete lines of output, each made unable to act as a workflow
+    command; other bytes (colours, tabs, JSON) are kept as they are."""
+    if FORGED not in text and "::" not in text:
+        return text
+    parts = re.split(r"(\r\n|\r|\n)", text)
+    parts[0::2] = [_no_command_start(defuse(p)) for p in parts[0::2]]
+    return "".join(parts)
+
+
+def emit_command(stream, line: str) -> None:
+    """Write one workflow command of penguin-lint's own (``::error ...``),
+    which a guarded stream lets start its line."""
+    getattr(stream, "command", stream.write)(line + "\n")
+
+
+class LogGuard:
+    """A text stream for stdout, stderr and report files: every complete
+    line written through it is passed through ``guard_block``, so no
+    formatter, error message or library can forge a workflow command in a
+    CI log. Only ``command()`` writes a line that starts with ``::``."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self._pending = []  # the line being written, in pieces
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if "\n" not in text and "\r" not in text:
+            self._pending.append(text)  # a line is judged whole: ``##`` and ``[`` may come apart
+            return len(text)
+        whole = "".join(self._pending) + text if self._pending else text
+        cut = max(whole.rfind("\n"), whole.rfind("\r")) + 1
+        self._pending = [whole[cut:]] if cut < len(whole) else []
+        self._stream.write(guard_block(whole[:cut]))
+        return len(text)
+
+    def command(self, line: str) -> None:
+        body = line[:-1] if line.endswith("\n") else line
+        if self._pending or "\n" in body or "\r" in body:
+            self.write(line)  # not a line of its own: no command
+            return
+        # ``::name properties::message``: the message must carry no ``##[``
+        sep = body.find("::", 2)
+        sep = 2 if sep < 0 else sep
+        self._stream.write(body[:sep] + defuse(body[sep:]) + "\n")
+
+    def finish(self) -> None:
+        """Write a last line that has no line break."""
+        if self._pending:
+            text, self._pending = "".join(self._pending), []
+            self._stream.write(guard_block(text))
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def close(self) -> None:
+        self.finish()
+        self._stream.close()
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name):
+        if name == "buffer":  # bytes written there would pass unchecked
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def guarded_std():
+    """stdout and stderr guarded for the duration of a command."""
+    saved = sys.stdout, sys.stderr
+    guards = [LogGuard(s) if s is not None else None for s in saved]
+    sys.stdout, sys.stderr = guards
+    try:
+        yield
+    finally:
+        for g in guards:
+            if g is not None:
+                try:
+                    g.finish()
+                    g.flush()
+                except (OSError, ValueError):
+                    pass
+        sys.stdout, sys.stderr = saved
 
 
 def files_checked(result) -> str:
