@@ -187,7 +187,7 @@ def _preview_summary(env: Dict[str, str], cwd: str, root: Path, path: str) -> No
         note = None if proc.returncode == 0 else _last_line(proc.stderr.decode("utf-8", "replace"),
                                                              f"preview exited with status {proc.returncode}")
     if note is not None:
-        text = f"\n*{step_summary.md(note)}*\n"
+        text = f"\n*{step_summary.md(note, cell=False)}*\n"
     elif text.startswith("No leaderboard is affected"):
         return
     else:

@@ -127,3 +127,137 @@ def test_the_guard_judges_whole_lines_and_lets_only_its_own_commands_start_one()
     doc = json.dumps({"k": "##[x] ###[y]"})
     assert json.loads(guard_block(doc)) == {"k": "##[x] ###[y]"} and "##[" not in guard_block(doc)
     assert DEFUSED == "#\\u0023["
+
+
+# -- the job summary ------------------------------------------------------------
+cmarkgfm = pytest.importorskip("cmarkgfm")
+from cmarkgfm.cmark import Options  # noqa: E402
+
+from penguin_lint import preview  # noqa: E402
+from penguin_lint.reporters import step_summary  # noqa: E402
+
+GFM_EXTENSIONS = ("table", "autolink", "strikethrough", "tagfilter", "tasklist")
+# What penguin-lint's own Markdown makes; anything else came from the repository.
+OWN_TAGS = {"h2", "h3", "p", "strong", "em", "br", "code", "table", "thead", "tbody", "tr", "th", "td"}
+IMG_HOST = "http://1249763981/<img src=https://1249763981/x.png>"
+HOSTILE_TEXT = [
+    IMG_HOST,
+    "[click](https://1249763981/x) and ![i](https://1249763981/i.png)",
+    "see 1249763981.com or www.1249763981 or http://1249763981 or x@1249763981.com",
+    "<a href=https://evil.example/>x</a> <script>alert(1)</script> &lt;img&gt;",
+    "ping @user and @org/team about #1, GH-2 and org/repo#3",
+    "`tick` `` ` `` | pipe | \\| ``` :x:",
+    "** _em_ ~~s~~ [x]: https://1249763981/",
+]
+
+
+def render(markdown: str) -> str:
+    """HTML as GitHub renders it: cmark-gfm with GitHub's extensions, raw
+    HTML kept (GitHub's own sanitizer lets <a> and <img> through)."""
+    return cmarkgfm.markdown_to_html_with_extensions(
+        markdown, options=Options.CMARK_OPT_UNSAFE, extensions=GFM_EXTENSIONS)
+
+
+def assert_inert(html: str, own_links=()) -> None:
+    """No link, image, raw tag or mention-looking text but penguin-lint's own."""
+    outside = re.sub(r"<code>.*?</code>", "<code></code>", html, flags=re.S)
+    for tag in re.findall(r"<\s*(/?)\s*([A-Za-z][\w-]*)([^>]*)>", outside):
+        closing, name, attrs = tag[0], tag[1].lower(), tag[2]
+        if name == "a" and closing:
+            continue
+        if name == "a":
+            href = re.search(r'href="([^"]*)"', attrs)
+            assert href and href.group(1).startswith(tuple(own_links)) and own_links, (tag, html)
+        else:
+            assert name in OWN_TAGS, (tag, html)
+            assert not attrs.strip() or re.fullmatch(r' align="(left|right|center)"', attrs), (tag, html)
+    assert "<img" not in outside and "<!--" not in outside, html
+    text = re.sub(r"<[^>]*>", "", outside)
+    assert not re.search(r"@[A-Za-z0-9]", text), html          # @user, @org/team
+    assert not re.search(r"#[0-9]|(?i:gh-[0-9])", text), html  # #1, GH-2, org/repo#3
+
+
+def test_render_sees_what_github_sees():
+    # the check itself: these are what the summary must never contain
+    html = render(f"| a |\n|---|\n| {IMG_HOST} |\n")
+    assert "<img src=" in html and "<a href=" in html
+    with pytest.raises(AssertionError):
+        assert_inert(render("ping @user"))
+    with pytest.raises(AssertionError):
+        assert_inert(render("see http://1249763981"))
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXT)
+def test_markdown_text_is_inert_in_a_cell_a_heading_and_a_paragraph(text):
+    md = step_summary.md
+    html = render(f"### {md(text, cell=False)}\n\n| a | b |\n|---|---|\n| {md(text)} | {md(text)} |\n\n"
+                  f"para {md(text, cell=False)} end\n")
+    assert_inert(html)
+    # and the text still reads as it was written
+    shown = [c for c in re.findall(r"<code>(.*?)</code>", html, re.S)]
+    if shown:
+        import html as html_lib
+        assert html_lib.unescape(shown[0]).strip(" ") == text.strip(" ") or "\\" in text
+
+
+@pytest.mark.parametrize("text", ["`", "``a", "a`", " `a ", " `a", "a | b", "x\\|y", "a\\"])
+def test_code_spans_keep_the_text_exactly(text):
+    import html as html_lib
+
+    html = render(f"| a |\n|---|\n| {step_summary.md(text)} |\n\n{step_summary.md(text, cell=False)}\n")
+    codes = [html_lib.unescape(c) for c in re.findall(r"<code>(.*?)</code>", html, re.S)]
+    assert codes == [text, text], html
+
+
+def leaderboard_repo(repo, status="draft", model="m"):
+    return repo({
+        LB: f"leaderboard_id: lb\nstatus: {json.dumps(status)}\ntitle: LB\nauthor:\n  name: Lab\n"
+            "values:\n  - experiment_id: exp-1\n    phase: test\n",
+        META: ("experiment_id: exp-1\nbenchmark_id: bench-a\nharness_name: h\n"
+               f"model_name: {json.dumps(model)}\nalgorithm: baseline\n"),
+    })
+
+
+def test_job_summary_of_a_hostile_leaderboard_status(repo, tmp_path, monkeypatch):
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "lab/benchmarks")
+    monkeypatch.setenv("GITHUB_SHA", "a" * 40)
+    run = lint(leaderboard_repo(repo, status=IMG_HOST), "--all", fmt="github")
+    assert run.code == 1
+    html = render(summary.read_text(encoding="utf-8"))
+    assert "PL103" in html and "1249763981/&lt;img src=" in html
+    assert_inert(html, own_links=["https://github.com/lab/benchmarks/blob/" + "a" * 40 + "/"])
+
+
+@pytest.mark.parametrize("model", [
+    IMG_HOST, "[m](https://1249763981/)", "@user", "@org/team", "#1", "www.1249763981", "m <b>bold</b>"])
+def test_leaderboard_preview_of_a_hostile_model_name(repo, model):
+    root = leaderboard_repo(repo, model=model)
+    run = lint(None, "preview", "--root", str(root), "--format", "markdown")
+    assert run.code == 0, run.stderr
+    html = render(run.output)
+    assert_inert(html)
+    assert "50.0000" in html
+
+
+def test_a_failure_summary_quotes_the_error_inertly():
+    text = step_summary.render_failure("cannot read @user's http://1249763981/<img src=x> #1", "fix it.")
+    html = render(text)
+    assert_inert(html)
+    assert "<code>cannot read @user's http://1249763981/&lt;img src=x&gt; #1</code>" in html
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_TEXT)
+def test_step_summary_of_hostile_paths_messages_and_hints(hostile):
+    from penguin_lint.engine import Result
+    from penguin_lint.findings import Finding
+
+    base = "https://github.com/lab/benchmarks/blob/" + "b" * 40
+    findings = [Finding("PL103", "invalid-value", "error", f"experiments/{hostile}/meta_info.yaml",
+                        f"'model_name' is {hostile}", line=3, hint=hostile),
+                Finding("PL305", "orphan-experiments", "warning", hostile, hostile)]
+    result = Result(findings, 2, compared_with=f"origin/{hostile} (abc1234)")
+    text = step_summary.render(result, findings, base, exists=lambda p: True)
+    assert_inert(render(text), own_links=[base + "/"])
