@@ -261,3 +261,42 @@ def test_step_summary_of_hostile_paths_messages_and_hints(hostile):
     result = Result(findings, 2, compared_with=f"origin/{hostile} (abc1234)")
     text = step_summary.render(result, findings, base, exists=lambda p: True)
     assert_inert(render(text), own_links=[base + "/"])
+
+
+# -- the guard on any text ------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PIECES = ["##[", "#", "[", ":", "::", "::error::", " ", "\t", "\u3000", "\n", "\r", "\r\n", "x", "\\", "\""]
+pieced = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=pieced, cuts=st.lists(st.integers(min_value=0, max_value=60), max_size=4))
+def test_no_line_of_any_text_through_the_guard_is_a_command(text, cuts):
+    import io
+
+    from penguin_lint.reporters import LogGuard
+
+    raw = io.StringIO()
+    g = LogGuard(raw)
+    at = 0
+    for cut in sorted(cuts) + [len(text)]:  # in pieces, as reporters write
+        g.write(text[at:max(at, cut)])
+        at = max(at, cut)
+    g.finish()
+    assert_no_forged_command(raw.getvalue())
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.recursive(st.one_of(pieced, st.integers()),
+                          lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                  st.dictionaries(pieced, inner, max_size=3))))
+def test_json_through_the_guard_parses_to_the_same_value(value):
+    from penguin_lint.reporters import guard_block
+
+    for indent in (None, 2):
+        text = guard_block(json.dumps(value, indent=indent, ensure_ascii=True))
+        assert json.loads(text) == value
+        assert_no_forged_command(text)

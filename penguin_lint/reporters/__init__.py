@@ -73,14 +73,22 @@ def safe_line(text) -> str:
     return _no_command_start(defuse(sanitize(text)))
 
 
+# ``::`` that starts a line once the runner has trimmed its leading blanks
+# (the runner ends lines at CR too; ``^`` knows LF only)
+_COMMAND_START = re.compile(r"(?m)^(\s*):(?=:)")
+_COMMAND_AFTER_CR = re.compile(r"(?<=\r)(\s*):(?=:)")
+
+
 def guard_block(text: str) -> str:
     """Complete lines of output, each made unable to act as a workflow
     command; other bytes (colours, tabs, JSON) are kept as they are."""
-    if FORGED not in text and "::" not in text:
-        return text
-    parts = re.split(r"(\r\n|\r|\n)", text)
-    parts[0::2] = [_no_command_start(defuse(p)) for p in parts[0::2]]
-    return "".join(parts)
+    if FORGED in text:
+        text = text.replace(FORGED, DEFUSED)
+    if "::" in text:
+        text = _COMMAND_START.sub(r"\1\\x3a", text)
+        if "\r" in text:
+            text = _COMMAND_AFTER_CR.sub(r"\1\\x3a", text)
+    return text
 
 
 def emit_command(stream, line: str) -> None:
@@ -93,26 +101,41 @@ class LogGuard:
     """A text stream for stdout, stderr and report files: every complete
     line written through it is passed through ``guard_block``, so no
     formatter, error message or library can forge a workflow command in a
-    CI log. Only ``command()`` writes a line that starts with ``::``."""
+    CI log. Only ``command()`` writes a line that starts with ``::``.
+
+    Text is held until a line is complete (``##`` and ``[`` may come in two
+    writes) and passed on in blocks, on ``flush()`` and every 64 KiB."""
+
+    BLOCK = 1 << 16
 
     def __init__(self, stream):
         self._stream = stream
-        self._pending = []  # the line being written, in pieces
+        self._pending = []  # text not passed on yet, in pieces
+        self._size = 0
 
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        if "\n" not in text and "\r" not in text:
-            self._pending.append(text)  # a line is judged whole: ``##`` and ``[`` may come apart
-            return len(text)
-        whole = "".join(self._pending) + text if self._pending else text
-        cut = max(whole.rfind("\n"), whole.rfind("\r")) + 1
-        self._pending = [whole[cut:]] if cut < len(whole) else []
-        self._stream.write(guard_block(whole[:cut]))
+        self._pending.append(text)
+        self._size += len(text)
+        if self._size >= self.BLOCK:
+            self._drain()
         return len(text)
+
+    def _drain(self, everything: bool = False) -> None:
+        """Pass on the complete lines held (``everything``: the rest too)."""
+        if not self._pending:
+            return
+        text = "".join(self._pending)
+        cut = len(text) if everything else max(text.rfind("\n"), text.rfind("\r")) + 1
+        rest = text[cut:]
+        self._pending, self._size = ([rest], len(rest)) if rest else ([], 0)
+        if cut:
+            self._stream.write(guard_block(text[:cut]))
 
     def command(self, line: str) -> None:
         body = line[:-1] if line.endswith("\n") else line
+        self._drain()
         if self._pending or "\n" in body or "\r" in body:
             self.write(line)  # not a line of its own: no command
             return
@@ -122,12 +145,11 @@ class LogGuard:
         self._stream.write(body[:sep] + defuse(body[sep:]) + "\n")
 
     def finish(self) -> None:
-        """Write a last line that has no line break."""
-        if self._pending:
-            text, self._pending = "".join(self._pending), []
-            self._stream.write(guard_block(text))
+        """Pass on everything held, a last line without a line break too."""
+        self._drain(everything=True)
 
     def flush(self) -> None:
+        self._drain()
         self._stream.flush()
 
     def close(self) -> None:
@@ -148,8 +170,9 @@ class LogGuard:
 def guarded_std():
     """stdout and stderr guarded for the duration of a command."""
     saved = sys.stdout, sys.stderr
-    guards = [LogGuard(s) if s is not None else None for s in saved]
-    sys.stdout, sys.stderr = guards
+    # a stream already guarded (a command run from within another) is kept
+    guards = [LogGuard(s) if s is not None and not isinstance(s, LogGuard) else None for s in saved]
+    sys.stdout, sys.stderr = (g or s for g, s in zip(guards, saved))
     try:
         yield
     finally:
