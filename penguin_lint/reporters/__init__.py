@@ -112,13 +112,14 @@ class LogGuard:
         self._stream = stream
         self._pending = []  # text not passed on yet, in pieces
         self._size = 0
+        self._limit = self.BLOCK
 
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         self._pending.append(text)
         self._size += len(text)
-        if self._size >= self.BLOCK:
+        if self._size >= self._limit:
             self._drain()
         return len(text)
 
@@ -130,6 +131,8 @@ class LogGuard:
         cut = len(text) if everything else max(text.rfind("\n"), text.rfind("\r")) + 1
         rest = text[cut:]
         self._pending, self._size = ([rest], len(rest)) if rest else ([], 0)
+        # a line longer than a block is joined again only once it has doubled
+        self._limit = max(self.BLOCK, 2 * self._size)
         if cut:
             self._stream.write(guard_block(text[:cut]))
 
