@@ -300,3 +300,24 @@ def test_json_through_the_guard_parses_to_the_same_value(value):
         text = guard_block(json.dumps(value, indent=indent, ensure_ascii=True))
         assert json.loads(text) == value
         assert_no_forged_command(text)
+
+
+def test_the_action_on_a_pull_request_with_a_hostile_leaderboard(tmp_path):
+    """End to end, as the runner runs the step: the log forges no command
+    and the job summary (findings and the leaderboard preview) is inert."""
+    from tests.actionstep import REPOSITORY, SERVER
+    from tests.test_action import HEAD_SHA, pull_request, runner
+
+    ws, write = pull_request(tmp_path)
+    write({LB: f"leaderboard_id: lb\nstatus: {json.dumps(IMG_HOST)}\ntitle: LB\nauthor:\n  name: Lab\n"
+               "values:\n  - experiment_id: exp-1\n    phase: test\n",
+           META: ("experiment_id: exp-1\nbenchmark_id: bench-a\nharness_name: '##[add-mask]h'\n"
+                  "model_name: '@org/team [m](https://1249763981/) #1'\nalgorithm: baseline\n")})
+    run = runner(ws, tmp_path).lint()
+    assert run.code == 1, run.stdout + run.stderr
+    assert_no_forged_command(run.stdout, commands_allowed=True)
+    assert_no_forged_command(run.stderr)
+    assert "## Leaderboards after this pull request" in run.summary
+    html = render(run.summary)
+    assert re.search(r"<code>[^<]*@org/team \[m\]\(https://1249763981/\) #1[^<]*</code>", html), html
+    assert_inert(html, own_links=[f"{SERVER}/{REPOSITORY}/blob/{HEAD_SHA}/"])
