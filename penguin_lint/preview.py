@@ -461,7 +461,8 @@ def render_changes_markdown(results, all_rows: bool = False) -> str:
         shown = [c for c in changes if all_rows or c.kind != "unchanged"]
         if not shown and not (b.problem != a.problem):
             continue
-        out.append(f"### {md(a.leaderboard, False)}" + (f": {md(a.title or b.title, False)}" if (a.title or b.title) else ""))
+        title = a.title or b.title
+        out.append(f"### {md(a.leaderboard, False)}" + (f": {md(title, False)}" if title else ""))
         out.append("")
         if a.problem or b.problem:
             out.append(f"before: {md(b.problem or 'ok', False)}; after: {md(a.problem or 'ok', False)}")
