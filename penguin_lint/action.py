@@ -151,7 +151,9 @@ def _failed(env: Dict[str, str], message: str) -> int:
     from penguin_lint.github_run import summary_path
     from penguin_lint.reporters import github_reporter, step_summary
 
-    print(f"::error title=penguin-lint::{github_reporter.escape_data(message)}")
+    from penguin_lint.reporters import emit_command
+
+    emit_command(sys.stdout, f"::error title=penguin-lint::{github_reporter.escape_data(message)}")
     fix = fix_for(message)
     print(f"penguin-lint: fix: {github_reporter.escape_data(re.sub(r'`', '', fix))}")
     summary = summary_path(env)
@@ -192,7 +194,7 @@ def _preview_summary(env: Dict[str, str], cwd: str, root: Path, path: str) -> No
         note = None if proc.returncode == 0 else _last_line(proc.stderr.decode("utf-8", "replace"),
                                                              f"preview exited with status {proc.returncode}")
     if note is not None:
-        text = f"\n*{step_summary.md(note)}*\n"
+        text = f"\n*{step_summary.md(note, cell=False)}*\n"
     elif text.startswith("No leaderboard is affected"):
         return
     else:
@@ -227,8 +229,16 @@ def _default_base(root: Path) -> Optional[str]:
 
 
 def main(env: Optional[Dict[str, str]] = None) -> int:
+    from penguin_lint.reporters import guarded_std
+
+    # No line this step writes, whatever it quotes, acts as a workflow command.
+    with guarded_std():
+        return _main(env)
+
+
+def _main(env: Optional[Dict[str, str]] = None) -> int:
     from penguin_lint.github_run import blob_base, relocate, repository_prefix, summary_path
-    from penguin_lint.reporters import github_reporter, sarif_reporter
+    from penguin_lint.reporters import emit_command, github_reporter, sarif_reporter
 
     env = dict(os.environ if env is None else env)
     cwd = env.get("PENGUIN_LINT_PATH", "").strip() or "."
@@ -304,7 +314,8 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
         except (OSError, OutputRefused) as e:
             # Asked for and not written: the upload after this step would have nothing.
             why = f"{sarif}: {e.reason if isinstance(e, OutputRefused) else e.strerror or e}"
-            print(f"::error title=penguin-lint::{github_reporter.escape_data(f'cannot write the sarif input {why}')}")
+            emit_command(sys.stdout, "::error title=penguin-lint::"
+                         + github_reporter.escape_data(f"cannot write the sarif input {why}"))
             outputs["status"] = "error"
             _set_outputs(env, outputs)
             return 2

@@ -16,6 +16,7 @@ import click
 
 from penguin_lint import __version__
 from penguin_lint.console import say, show
+from penguin_lint.reporters import LogGuard, guarded_std, safe_line
 
 EXIT_OK, EXIT_FINDINGS, EXIT_FAILURE = 0, 1, 2
 
@@ -357,7 +358,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             options.update(exists=lambda p: repo.entry(p[len(prefix):]) is not None,
                            summary_path=summary_path(os.environ), blob_base=blob_base(os.environ))
         result = relocate(result, prefix)
-    stream = _open_output(output, root) if output else sys.stdout
+    stream = LogGuard(_open_output(output, root)) if output else sys.stdout
     try:
         options["color"] = use_color(color, stream if not output else None)
         reporter(result, stream, **options)
@@ -592,10 +593,10 @@ def _fix(result, show_diff, unsafe, root, config, output, relint):
     for line in outcome.refused:
         say(f"penguin-lint: warning: {line}")
     if show_diff:
-        stream = _open_output(output, root) if output else sys.stdout
+        stream = LogGuard(_open_output(output, root)) if output else sys.stdout
         try:
             for line in outcome.diff:
-                stream.write(line + "\n")
+                stream.write(safe_line(line) + "\n")
         finally:
             if output:
                 stream.close()
@@ -816,9 +817,13 @@ def main(argv: Optional[List[str]] = None) -> None:
         name += " " + args[0]
         args = args[1:]
     try:
-        command.main(args=args, prog_name=name, standalone_mode=True)
-    except KeyboardInterrupt:  # pragma: no cover
-        say("penguin-lint: interrupted")
-        sys.exit(EXIT_FAILURE)
+        # Every line written, by any format or library, is checked on its
+        # way out: none can act as a workflow command in a CI log.
+        with guarded_std():
+            try:
+                command.main(args=args, prog_name=name, standalone_mode=True)
+            except KeyboardInterrupt:  # pragma: no cover
+                say("penguin-lint: interrupted")
+                sys.exit(EXIT_FAILURE)
     finally:
         gc.enable()  # lint() turns it off for the run; callers in-process get it back

@@ -1,6 +1,8 @@
 """Every line penguin-lint writes for a person (errors, warnings, rule docs)
-goes out through here: sanitized, and unable to start a CI workflow command,
-whatever configuration value or file name it quotes."""
+goes out through here: sanitized, and unable to act as a CI workflow command
+(``::`` opening a line, ``##[`` anywhere), whatever configuration value or
+file name it quotes. The command line also guards stdout and stderr as a
+whole (``reporters.guarded_std``)."""
 from __future__ import annotations
 
 import click

@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from penguin_lint.context import Context
 from penguin_lint.layout import safe_segment
 from penguin_lint.reporters import sanitize
+from penguin_lint.reporters.step_summary import md  # inert Markdown: no link, HTML or mention
 from penguin_lint.rules._expressions import (
     DEFAULT_METRIC, LABEL_FIELDS, Expressions, Leaf, Operation, finite, number, show,
 )
@@ -451,21 +452,13 @@ def render_text(boards: Sequence[Board]) -> str:
     return "\n".join(out)
 
 
-_MD_SPECIAL = set("\\`*_{}[]<>!|~")
-
-
-def md(text) -> str:
-    """Text from a file as inert Markdown: no links, images, HTML or table breaks."""
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in sanitize(text))
-
-
 def render_markdown(boards: Sequence[Board]) -> str:
     out = []
     for b in boards:
-        out.append(f"### {md(b.leaderboard)}" + (f": {md(b.title)}" if b.title else ""))
+        out.append(f"### {md(b.leaderboard, False)}" + (f": {md(b.title, False)}" if b.title else ""))
         out.append("")
         if b.problem:
-            out += [md(b.problem), ""]
+            out += [md(b.problem, False), ""]
             continue
         if b.note:
             out += [f"*{md(b.note)}*", ""]
@@ -503,10 +496,11 @@ def render_changes_markdown(results, all_rows: bool = False) -> str:
         shown = [c for c in changes if all_rows or c.kind != "unchanged"]
         if not shown and not (b.problem != a.problem):
             continue
-        out.append(f"### {md(a.leaderboard)}" + (f": {md(a.title or b.title)}" if (a.title or b.title) else ""))
+        title = a.title or b.title
+        out.append(f"### {md(a.leaderboard, False)}" + (f": {md(title, False)}" if title else ""))
         out.append("")
         if a.problem or b.problem:
-            out.append(f"before: {md(b.problem or 'ok')}; after: {md(a.problem or 'ok')}")
+            out.append(f"before: {md(b.problem or 'ok', False)}; after: {md(a.problem or 'ok', False)}")
             out.append("")
         for note in dict.fromkeys(n for n in (b.note, a.note) if n):
             out += [f"*{md(note)}*", ""]

@@ -10,7 +10,12 @@ and symbolic links. The command line runs in-process on it (every output
 format, --all or a list of paths) and the run is judged: exit status 0 or 1,
 nothing on stderr, every finding with a registered code and a path inside the
 repository, no file opened or folder listed outside it, no symlink target's
-content in the output, and at most 2 s of CPU time. Anything else (an
+content in the output, no output line that GitHub's runner would read as a
+workflow command (``##[`` anywhere, ``::`` after leading blanks) but the
+github format's own annotations, a job summary (github format) and a
+leaderboard preview (``preview --format markdown``, run on github-format
+inputs) that cmark-gfm renders without a link, image, raw HTML or mention
+of the repository's making, and at most 2 s of CPU time. Anything else (an
 exception, exit 2, a slow or hanging input, a broken invariant) is recorded
 in the crash folder with the repository that caused it.
 
@@ -99,7 +104,7 @@ DIR_NAMES = ["packages", "data", "leaderboards", "experiments", "leaderboard",
              "bench-a", "bench-b", "bench-a-train", "bench-a-test", "bench_c", "lb", "lb2",
              "exp-1", "exp-2", "test", "train", "val", "Test", "CASE-001-one", "CASE-002-two",
              "statement", "rubric", ".jobs", ".hidden", "..x", "a b", "exp-\x1b[31m", "ünï",
-             "%0A::error::x", "con", "etc"]
+             "%0A::error::x", "con", "etc", "##[add-mask]x", "@user", "#1", "`x", "<b>"]
 FILE_NAMES = ["benchmark_config.toml", "task_config.toml", "README.md", "leaderboard.yaml",
               "meta_info.yaml", "summary.yaml", "attempt-1.yaml", "attempt-2.yaml", "attempt-3.yaml",
               "attempt-01.yaml", "attempt-0.yaml", "attempt-x.yaml", "rows.yaml", "rows.json",
@@ -118,6 +123,10 @@ TOKENS = [
     "1.0e+999", "9" * 400, "9" * 5000, "0x" + "f" * 300, "1:59:59", "-0", "0o17", "0b101", "yes",
     "no", "on", "off", "~", "null", "true", "2026-10-29", "2026-10-29T12:00:00", "12:00:00",
     "../../etc", "/etc/passwd", "a/b", "..\\..", "%0A::error::x", "::warning::x",
+    "##[error file=README.md;line=1]FORGED", "##[add-mask]", " ##[stop-commands]x", "  ::error::x",
+    "http://1249763981/<img src=https://1249763981/x.png>", "www.1249763981", "x@1249763981.com",
+    "[l](https://1249763981/)", "![i](x.png)", "<a href=x>", "&lt;", "@user", "@org/team", "#1",
+    "GH-2", "`", "``", "|", ":x:", "*", "_",
     "[[a]]\n", "[a.b.c]\n", "a.b.c = 1\n", '"""', "'''", "= ", " = ", "x = [1, \"a\"]\n",
     "experiment_id", "benchmark_id", "source", "phase", "score", "score_mean", "score_std",
     "n_attempt", "weights", "op", "args", "values", "metric", "div", "weighted_mean", "sub",
@@ -447,9 +456,22 @@ def _on_alarm(signum, frame):
     raise _Hang()
 
 
-def run_cli(root: Path, args: List[str], hard_limit: Optional[int] = HARD_LIMIT) -> Outcome:
-    """The command line, in-process, with stdout and stderr captured."""
+SUMMARY_NAME = ".fuzz-step-summary.md"  # inside the root: the watch allows it
+SERVER, REPOSITORY, SHA = "https://github.com", "lab/benchmarks", "c" * 40
+BLOB_BASE = f"{SERVER}/{REPOSITORY}/blob/{SHA}/"
+
+
+def run_cli(root: Path, args: List[str], hard_limit: Optional[int] = HARD_LIMIT,
+            command: Optional[str] = None) -> Outcome:
+    """The command line, in-process, with stdout and stderr captured. A
+    github-format run has GitHub's variables: a step summary (in the root,
+    named SUMMARY_NAME) and what file links are made of."""
     out, err = io.StringIO(), io.StringIO()
+    github = "--format" in args and args[args.index("--format") + 1:][:1] == ["github"]
+    env = {"GITHUB_STEP_SUMMARY": str(root / SUMMARY_NAME), "GITHUB_SERVER_URL": SERVER,
+           "GITHUB_REPOSITORY": REPOSITORY, "GITHUB_SHA": SHA} if github else {}
+    saved_env = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
     code: Optional[int] = None
     error = None
     use_alarm = hard_limit and hasattr(signal, "SIGALRM") and \
@@ -463,7 +485,7 @@ def run_cli(root: Path, args: List[str], hard_limit: Optional[int] = HARD_LIMIT)
     with FsWatch(root) as watch:
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                cli_main(["--root", str(root), *args])
+                cli_main([*([command] if command else []), "--root", str(root), *args])
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
         except _Hang:
@@ -476,6 +498,11 @@ def run_cli(root: Path, args: List[str], hard_limit: Optional[int] = HARD_LIMIT)
                 signal.signal(signal.SIGALRM, old)
             if gc_was_enabled:
                 gc.enable()
+            for k, v in saved_env.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     return Outcome(code, out.getvalue(), err.getvalue(), error, cpu, wall, watch.outside())
 
@@ -530,6 +557,97 @@ def judge(root: Path, tree: Tree, fmt: str, outcome: Outcome, cpu_limit: float =
     if fmt != "json" and outcome.code in (0, 1):
         if re.search(r"[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029\u202e]", outcome.stdout):
             problems.append(f"a raw control character in {fmt} output")
+    problems += log_problems(outcome.stdout, commands_allowed=fmt == "github")
+    problems += log_problems(outcome.stderr)
+    summary = root / SUMMARY_NAME
+    if fmt == "github" and summary.is_file() and not summary.is_symlink():
+        problems += [f"job summary: {p}" for p in
+                     markdown_problems(summary.read_text(encoding="utf-8", errors="replace"), [BLOB_BASE])]
+    return problems
+
+
+# What GitHub's runner reads as a workflow command: ``::`` once leading
+# blanks are trimmed (the runner's TrimStart), ``##[`` anywhere in a line.
+_OWN_COMMAND = re.compile(r"::(error|warning|notice) [^:]*::(?P<message>.*)\Z")
+
+
+def log_problems(text: str, commands_allowed: bool = False) -> List[str]:
+    """Lines of output the runner would take for a command not of
+    penguin-lint's making (its annotations start with ``::`` and carry no
+    ``##[`` in their message)."""
+    out = []
+    for line in re.split(r"\r\n|\r|\n", text):
+        if line.lstrip().startswith("::"):
+            m = _OWN_COMMAND.match(line) if commands_allowed else None
+            if m is None or "##[" in m.group("message"):
+                out.append(f"a forged workflow command in the output: {line[:200]!r}")
+        elif "##[" in line:
+            out.append(f"a forged ##[ command in the output: {line[:200]!r}")
+    return out
+
+
+GFM_EXTENSIONS = ("table", "autolink", "strikethrough", "tagfilter", "tasklist")
+# The tags penguin-lint's own Markdown renders to; links only to the files.
+_OWN_TAGS = {"h2", "h3", "p", "strong", "em", "br", "code", "table", "thead", "tbody", "tr", "th", "td"}
+
+
+def render_markdown(markdown: str) -> Optional[str]:
+    """HTML as GitHub renders Markdown: cmark-gfm with GitHub's extensions,
+    raw HTML kept (GitHub's sanitizer lets <a> and <img> through). None
+    without cmarkgfm (the test extra installs it)."""
+    try:
+        import cmarkgfm
+        from cmarkgfm.cmark import Options
+    except ImportError:  # pragma: no cover
+        return None
+    return cmarkgfm.markdown_to_html_with_extensions(
+        markdown, options=Options.CMARK_OPT_UNSAFE, extensions=GFM_EXTENSIONS)
+
+
+def html_problems(html: str, own_links=()) -> List[str]:
+    """Links, images, raw tags and mention-looking text (GitHub links
+    ``@user``, ``@org/team``, ``#1`` and ``GH-1`` outside code) in rendered
+    HTML that penguin-lint's own Markdown does not make."""
+    out = []
+    outside = re.sub(r"<code>.*?</code>", "<code></code>", html, flags=re.S)
+    for closing, name, attrs in re.findall(r"<\s*(/?)\s*([A-Za-z][\w-]*)([^>]*)>", outside):
+        name = name.lower()
+        if name == "a" and not closing:
+            href = re.search(r'href="([^"]*)"', attrs)
+            if not (own_links and href and href.group(1).startswith(tuple(own_links))):
+                out.append(f"a link: <a{attrs[:150]}>")
+        elif name != "a" and (name not in _OWN_TAGS or (
+                attrs.strip() and not re.fullmatch(r' align="(left|right|center)"', attrs))):
+            out.append(f"a tag: <{closing}{name}{attrs[:150]}>")
+    if "<!--" in outside:
+        out.append("raw HTML (omitted by the renderer)")
+    text = re.sub(r"<[^>]*>", "", outside)
+    for m in re.finditer(r"@[A-Za-z0-9]|#[0-9]|(?i:gh-[0-9])", text):
+        out.append(f"a mention or reference: {text[max(0, m.start() - 20):m.end() + 20]!r}")
+    return out
+
+
+def markdown_problems(markdown: str, own_links=()) -> List[str]:
+    html = render_markdown(markdown)
+    return [] if html is None else html_problems(html, own_links)
+
+
+def judge_preview(outcome: Outcome) -> List[str]:
+    """``preview --format markdown``: a leaderboard table whose repository
+    text renders inert, or one error line and exit 2."""
+    if outcome.error:
+        return [f"preview: exception: {outcome.error.strip().splitlines()[-1]}\n{outcome.error}"]
+    problems = log_problems(outcome.stdout) + log_problems(outcome.stderr)
+    if outcome.outside:
+        problems.append(f"preview: touched outside the repository: {outcome.outside[:3]}")
+    if outcome.code == 2:
+        if outcome.stderr.count("\n") != 1 or not outcome.stderr.startswith("penguin-lint: error: ") \
+                or "internal error" in outcome.stderr:
+            problems.append(f"preview: exit 2: {outcome.stderr.strip()[:500]}")
+    elif outcome.code != 0:
+        problems.append(f"preview: exit {outcome.code}: {outcome.stderr.strip()[:500]}")
+    else:
+        problems += [f"preview: {p}" for p in markdown_problems(outcome.stdout)]
     return problems
 
 
@@ -630,6 +748,8 @@ def campaign(minutes: Optional[float], inputs: Optional[int], seed: int, crash_d
             cli_args = [str(root / a) if a != "--all" else a for a in args]
             outcome = run_cli(root, ["--format", fmt, *cli_args])
             problems = judge(root, tree, fmt, outcome)
+            if fmt == "github":  # the other half of the job summary
+                problems += judge_preview(run_cli(root, ["--format", "markdown"], command="preview"))
             slowest.append((outcome.cpu, f"input {n}"))
             slowest = sorted(slowest, reverse=True)[:5]
             if fmt == "json" and outcome.code in (0, 1) and not problems:

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz import (
-    DIR_NAMES, FILE_NAMES, LINK_TARGETS, TOKENS, VALID_TREE, Link, judge, mutate, random_tree, run_cli,
-    write_tree,
+    DIR_NAMES, FILE_NAMES, LINK_TARGETS, TOKENS, VALID_TREE, Link, judge, judge_preview, log_problems,
+    markdown_problems, mutate, random_tree, run_cli, write_tree,
 )
 
 SETTINGS = settings(max_examples=60, deadline=None,
@@ -175,3 +175,43 @@ def test_random_trees_linted_by_path(seed):
         write_tree(root, tree)
         outcome = run_cli(root, ["--format", "json", *(str(root / p) for p in paths)], hard_limit=60)
         assert judge(root, tree, "json", outcome, cpu_limit=10.0) == []
+
+
+# -- output a CI log or a job summary could misread ------------------------------------------
+
+# Pieces of workflow commands, Markdown and HTML that text from a file is made of.
+FORGERY = ["##[", "##[error]", "##[add-mask]", "::", "::error::", " ", "  ", "#", "[", "]", "@", "@user",
+           "@org/team", "#1", "GH-2", "http://", "https://", "1249763981", "www.", ".", "/", "<", ">",
+           "<img src=x.png>", "<a href=x>", "`", "``", "|", "\\", "*", "_", "~", "![", "](", ")", ":x:",
+           "&lt;", "&#64;", "x"]
+forged_text = st.lists(st.sampled_from(FORGERY), min_size=1, max_size=12).map("".join)
+
+
+def test_the_judge_sees_forged_commands_and_live_markdown():
+    # the oracle itself: what main's output had
+    assert log_problems("status: ##[error file=a;line=1]x\n")
+    assert log_problems("   ::error::x\n") and log_problems("::error::x\n")
+    assert not log_problems("::error file=a,line=1::x\n", commands_allowed=True)
+    assert log_problems("::error file=a,line=1::x ##[add-mask]y\n", commands_allowed=True)
+    for md in ("| a |\n|---|\n| http://1249763981/\\<img src=https://1249763981/x.png> |\n",
+               "ping @user", "see #1", "@org/team", "http://1249763981", "<b>x</b>", "[x](https://e.com)"):
+        assert markdown_problems(md), md
+    assert not markdown_problems("`@user #1 <img src=x> http://1249763981`")
+
+
+@SETTINGS
+@given(status=forged_text, model=forged_text, folder=forged_text)
+def test_forged_text_in_values_and_names_reaches_no_log_or_summary(status, model, folder):
+    tree = dict(VALID_TREE)
+    lb = "leaderboards/lb/leaderboard.yaml"
+    meta = "experiments/lb/exp-1/meta_info.yaml"
+    tree[lb] = tree[lb].replace(b"status: draft", b"status: " + json.dumps(status).encode())
+    tree[meta] = tree[meta].replace(b"model_name: m", b"model_name: " + json.dumps(model).encode())
+    name = folder.replace("/", "-").strip(". ") or "x"
+    tree[f"experiments/{name}/e/meta_info.yaml"] = b"experiment_id: 7\n"
+    for fmt in ("text", "github"):
+        assert lint_tree(tree, fmt) == []
+    with tempfile.TemporaryDirectory(prefix="penguin-prop-") as tmp:
+        root = Path(tmp) / "repo"
+        write_tree(root, tree)
+        assert judge_preview(run_cli(root, ["--format", "markdown"], hard_limit=60, command="preview")) == []

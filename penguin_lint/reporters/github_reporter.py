@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from typing import Callable, List, Optional
 
-from penguin_lint.reporters import files_checked, no_changes, sanitize, step_summary
+from penguin_lint.reporters import defuse, emit_command, files_checked, no_changes, safe_line, sanitize, step_summary
 from penguin_lint.reporters.review_order import ordered
 from penguin_lint.reporters.step_summary import plural
 
@@ -30,13 +30,21 @@ def _printable(text: str) -> str:
     return "".join(ch if ch in "\r\n" else sanitize(ch) for ch in str(text))
 
 
-def escape_data(text) -> str:
+def _escape(text) -> str:
     return (_printable("" if text is None else text)
             .replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
+def escape_data(text) -> str:
+    # ``##[`` is a command anywhere in a line; the runner parses ``::`` first,
+    # but the annotation's text must not carry the other form either.
+    return defuse(_escape(text))
+
+
 def escape_property(text) -> str:
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+    # kept as it is: a file property names the file (the runner reads the
+    # line as a ``::`` command, whose properties hold no command)
+    return _escape(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def annotation(f) -> str:
@@ -76,9 +84,9 @@ def log_lines(f) -> List[str]:
     loc = sanitize(f.path) or "."
     if f.line is not None:
         loc += f":{int(f.line)}:{int(f.column or 1)}"
-    lines = [f"{'error' if f.severity == 'error' else 'warning'}: {loc}: {sanitize(f.code)} {sanitize(f.message)}"]
+    lines = [safe_line(f"{'error' if f.severity == 'error' else 'warning'}: {loc}: {f.code} {f.message}")]
     if f.hint:
-        lines.append(f"    hint: {sanitize(f.hint)}")
+        lines.append(safe_line(f"    hint: {f.hint}"))
     return lines
 
 
@@ -102,7 +110,7 @@ def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
     review = ordered(result.findings, exists)
     shown = annotated(review)
     for f in shown:
-        stream.write(annotation(f) + "\n")
+        emit_command(stream, annotation(f))
     summary = None
     if summary_path:
         summary = step_summary.render(result, review, blob_base, exists,
@@ -113,28 +121,28 @@ def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
         if summary is not None:
             where = ("the job summary lists as many as fit in GitHub's 1 MiB and "
                      if step_summary.CUT_NOTE in summary else "the job summary lists them all and ")
-        stream.write(f"::notice title=penguin-lint::{plural(hidden, 'more finding')} than GitHub annotates "
+        emit_command(stream, f"::notice title=penguin-lint::{plural(hidden, 'more finding')} than GitHub annotates "
                      f"({SHOWN_PER_LEVEL} errors and {SHOWN_PER_LEVEL} warnings per step): "
-                     f"{where}the log prints every one\n")
+                     f"{where}the log prints every one")
     added = list(getattr(result, "suppressions_added", None) or ())
     for a in added[:SHOWN_PER_LEVEL]:  # GitHub shows 10 notices per step too
-        stream.write(added_annotation(a) + "\n")
+        emit_command(stream, added_annotation(a))
     if len(added) > SHOWN_PER_LEVEL:
-        stream.write(f"::notice title=penguin-lint::{plural(len(added) - SHOWN_PER_LEVEL, 'more suppression')} "
-                     f"added by this change: the log prints every one\n")
+        emit_command(stream, f"::notice title=penguin-lint::{plural(len(added) - SHOWN_PER_LEVEL, 'more suppression')} "
+                     f"added by this change: the log prints every one")
     for f in result.findings:
         for line in log_lines(f):
             stream.write(line + "\n")
     for a in added:
-        stream.write(f"notice: {sanitize(a.path)}:{int(a.line)}:{int(a.column)}: {sanitize(a.message)}\n")
-    stream.write((f"penguin-lint: {no_changes(result)}" if no_changes(result) else
-                  f"penguin-lint: {plural(result.errors, 'error')}, {plural(result.warnings, 'warning')} "
-                  f"({files_checked(result)})") + "\n")
+        stream.write(safe_line(f"notice: {a.path}:{int(a.line)}:{int(a.column)}: {a.message}") + "\n")
+    stream.write(safe_line(f"penguin-lint: {no_changes(result)}" if no_changes(result) else
+                           f"penguin-lint: {plural(result.errors, 'error')}, {plural(result.warnings, 'warning')} "
+                           f"({files_checked(result)})") + "\n")
     if summary is not None:
         try:
             write_summary(summary_path, summary)
         except OSError as e:  # the findings are in the log; say why the summary is not
-            stream.write(f"penguin-lint: warning: cannot write the job summary: {sanitize(e.strerror or e)}\n")
+            stream.write(safe_line(f"penguin-lint: warning: cannot write the job summary: {e.strerror or e}") + "\n")
 
 
 def _existing(path: str) -> int:

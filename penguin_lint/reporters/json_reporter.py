@@ -27,6 +27,7 @@ def report(result, stream, **_):
     doc["summary"]["suppressed"] = getattr(result, "suppressed", 0)
     if getattr(result, "fixed", None) is not None:
         doc["summary"]["fixed"] = result.fixed
-    # ensure_ascii keeps control characters and odd bytes as \u escapes.
-    json.dump(doc, stream, indent=2, ensure_ascii=True)
-    stream.write("\n")
+    # ensure_ascii keeps control characters and odd bytes as \u escapes;
+    # one write: the output guard then reads the report in a few blocks,
+    # not in a million pieces.
+    stream.write(json.dumps(doc, indent=2, ensure_ascii=True) + "\n")

@@ -102,5 +102,4 @@ def build(result, rules=None) -> dict:
 
 
 def report(result, stream, rules=None, **_):
-    json.dump(build(result, rules), stream, indent=2, ensure_ascii=True)
-    stream.write("\n")
+    stream.write(json.dumps(build(result, rules), indent=2, ensure_ascii=True) + "\n")

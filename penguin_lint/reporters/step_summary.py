@@ -3,12 +3,15 @@ each linked to its line in the commit under review.
 
 GitHub refuses a step summary over 1 MiB (the step then shows none), so the
 text is built against a byte budget and says where it was cut. Everything
-taken from the repository (paths, messages, hints) is escaped for Markdown
-and HTML; links are percent-encoded, so no file name can close a link or a
-table cell.
+taken from the repository (paths, messages, hints) goes through ``md``:
+plain words as they are, anything else in a code span, where neither
+cmark-gfm (links, autolinks, HTML, emphasis) nor GitHub (``@mentions``,
+``#12`` references) reads it. Links are percent-encoded, so no file name can
+close a link or a table cell.
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Dict, List, Optional
 from urllib.parse import quote
 
@@ -20,13 +23,34 @@ LIMIT = 1_000_000
 _NOTE_ROOM = 400
 
 CUT_NOTE = "not listed: GitHub caps a step summary at 1 MiB."
-_MD_SPECIAL = set("\\`*_{}[]()<>#+-.!|~&")
+# Text made of these is inert in GitHub's Markdown: no emphasis, HTML, entity,
+# link, emoji (``:x:``), mention (``@``), reference (``#1``) or autolink (those
+# need ``:``, ``@`` or ``www.``; ``GH-1`` is checked apart).
+_PLAIN = re.compile(r"[A-Za-z0-9 ,;'\"=()/+\-.%\u2192\u25b2\u25bc]*\Z")
+_REFERENCE = re.compile(r"(?i)www\.|gh-[0-9]")
 
 
-def md(text) -> str:
-    """Text for Markdown (a table cell, a heading): visible control
-    characters, every Markdown and HTML special character backslash-escaped."""
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in sanitize(text))
+def md(text, cell: bool = True) -> str:
+    """Repository text as inert Markdown: visible control characters, and
+    unless it is plain words and numbers, a code span. ``cell``: the text
+    is in a table row, where a ``|`` must be escaped even in code."""
+    s = sanitize(text)
+    if _PLAIN.match(s) and not _REFERENCE.search(s):
+        return s
+    return code_span(s, cell)
+
+
+def code_span(s: str, cell: bool = True) -> str:
+    """``s`` as one code span: a fence longer than any run of backticks in
+    it, and a space inside the fence where the text would otherwise lose or
+    merge an edge (CommonMark strips one space from each side)."""
+    if cell:
+        s = s.replace("|", "\\|")  # GFM splits cells before it reads code spans
+    if not s:
+        return ""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", s)), default=0) + 1)
+    pad = " " if s[0] == "`" or s[-1] == "`" or (s[0] == " " and s[-1] == " " and s.strip()) else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
 
 
 def plural(n: int, word: str) -> str:
@@ -56,10 +80,10 @@ def render(result, findings, blob_base: Optional[str] = None,
     their first finding); ``blob_base`` is ``<server>/<owner>/<repo>/blob/<sha>``
     or None for no links."""
     e, w = result.errors, result.warnings
-    files = md(files_checked(result))
+    files = md(files_checked(result), cell=False)
     head = "## penguin-lint\n\n"
     if no_changes(result):
-        return head + md(no_changes(result)) + "\n\n"
+        return head + md(no_changes(result), cell=False) + "\n\n"
     added = _added_section(result, blob_base, budget // 4)
     if not findings:
         return head + f"All checks passed ({files}).\n\n" + added
@@ -71,7 +95,7 @@ def render(result, findings, blob_base: Optional[str] = None,
     for path, group in _groups(findings).items():
         missing = exists is not None and bool(path) and not exists(path)
         url = None if missing else file_url(blob_base, path)
-        name = md(path) if path else "(repository)"
+        name = md(path, cell=False) if path else "(repository)"
         title = f"[{name}]({url})" if url else name
         ge = sum(1 for f in group if f.severity == "error")
         counts = ", ".join(c for c in (plural(ge, "error") if ge else "",
@@ -118,9 +142,9 @@ def _added_section(result, blob_base: Optional[str], budget: int) -> str:
             "They suppress nothing in this run; they apply once merged.\n\n")
     for i, a in enumerate(added):
         url = file_url(blob_base, a.path)
-        where = f"{md(a.path)}:{int(a.line)}"
+        where = f"{md(a.path, cell=False)}:{int(a.line)}"
         where = f"[{where}]({url}#L{int(a.line)})" if url else where
-        row = f"- :mag: {where}: {md(a.message)}\n"
+        row = f"- :mag: {where}: {md(a.message, cell=False)}\n"
         if _size(text) + _size(row) + _NOTE_ROOM > budget:
             text += f"- {plural(len(added) - i, 'more suppression')} {CUT_NOTE} The step's log prints every one.\n"
             break
@@ -131,5 +155,5 @@ def _added_section(result, blob_base: Optional[str], budget: int) -> str:
 def render_failure(message: str, fix: str) -> str:
     """The summary of a run in which the linter could not run; ``fix`` is
     Markdown written by penguin-lint itself, ``message`` is escaped."""
-    return (f"## penguin-lint\n\n:x: **penguin-lint could not run:** {md(message)}\n\n"
+    return (f"## penguin-lint\n\n:x: **penguin-lint could not run:** {md(message, cell=False)}\n\n"
             f"**Fix:** {fix}\n\n")

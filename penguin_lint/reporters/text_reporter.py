@@ -1,7 +1,7 @@
 """``path:line:col: CODE message``, a hint line where one helps, a summary."""
 from __future__ import annotations
 
-from penguin_lint.reporters import files_checked, no_changes, safe_line, sanitize
+from penguin_lint.reporters import defuse, files_checked, no_changes, safe_line, sanitize
 
 _RED, _YELLOW, _BOLD, _DIM, _CYAN, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
 
@@ -15,14 +15,15 @@ def report(result, stream, color: bool = False, **_):
         if f.line is not None:
             loc += f":{f.line}:{f.column or 1}"
         sev = _RED if f.severity == "error" else _YELLOW
-        stream.write(f"{c(_BOLD, loc)}: {c(sev + _BOLD, f.code)} {sanitize(f.message)}"
-                     + (c(_DIM, " (warning)") if f.severity != "error" else "") + "\n")
+        # defuse: a ``##[`` anywhere in a line is a command to GitHub's runner
+        stream.write(defuse(f"{c(_BOLD, loc)}: {c(sev + _BOLD, sanitize(f.code))} {sanitize(f.message)}"
+                            + (c(_DIM, " (warning)") if f.severity != "error" else "")) + "\n")
         if f.hint:
-            stream.write(f"    {c(_CYAN, 'hint:')} {sanitize(f.hint)}\n")
+            stream.write(defuse(f"    {c(_CYAN, 'hint:')} {sanitize(f.hint)}") + "\n")
     for a in getattr(result, "suppressions_added", None) or ():
         # the reviewer sees every suppression a change adds
         loc = safe_line(a.path) + f":{a.line}:{a.column}"
-        stream.write(f"{c(_BOLD, loc)}: {sanitize(a.message)}" + c(_DIM, " (notice)") + "\n")
+        stream.write(defuse(f"{c(_BOLD, loc)}: {sanitize(a.message)}" + c(_DIM, " (notice)")) + "\n")
     e, w = result.errors, result.warnings
     files = files_checked(result)
     fixed = getattr(result, "fixed", None)
