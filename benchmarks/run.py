@@ -441,6 +441,22 @@ def remove_added(root: Path) -> None:
             shutil.rmtree(e)
 
 
+def report(rows: list[Row], timings, notes, quick: str | None) -> int:
+    """Print the table, every run's figures and the notes; the exit status."""
+    print()
+    print_table(rows)
+    print()
+    print("Runs (CPU s / wall s):")
+    for tm in timings:
+        print(f"- {tm.label}: " + ", ".join(f"{r.cpu:.3f}/{r.seconds:.3f}" for r in tm.runs)
+              + f" (exit {','.join(map(str, sorted(tm.returncodes)))})")
+    for note in dict.fromkeys(notes):
+        print(f"Note: {note}")
+    if quick:
+        print(f"Quick mode: {quick}, the verdicts are not meaningful.")
+    return 1 if any(r.result in ("FAIL", "ERROR") for r in rows) else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -759,18 +775,7 @@ def main(argv: list[str] | None = None) -> int:
                before=lambda: add_experiments(large, n_added), after=lambda: remove_added(large))
 
     rows.sort(key=lambda r: r.number)
-    print()
-    print_table(rows)
-    print()
-    print("Runs (CPU s / wall s):")
-    for tm in timings:
-        print(f"- {tm.label}: " + ", ".join(f"{r.cpu:.3f}/{r.seconds:.3f}" for r in tm.runs)
-              + f" (exit {','.join(map(str, sorted(tm.returncodes)))})")
-    for note in dict.fromkeys(notes):
-        print(f"Note: {note}")
-    if args.quick:
-        print("Quick mode: small repositories, the verdicts are not meaningful.")
-    return 1 if any(r.result in ("FAIL", "ERROR") for r in rows) else 0
+    return report(rows, timings, notes, "small repositories" if args.quick else None)
 
 
 # --------------------------------------------------------------------------- huge leaderboards
@@ -849,18 +854,7 @@ def huge_main(args, linter: Linter, repeat: int) -> int:
     md_size = len(t["preview, one board"].runs[-1].stdout.encode())
     rows.append(Row("H3", "  preview Markdown output", one.name, f"{md_size / 1e3:.0f} KB", "-", "-",
                     "-", "info"))
-    print()
-    print_table(rows)
-    print()
-    print("Runs (CPU s / wall s):")
-    for tm in t.values():
-        print(f"- {tm.label}: " + ", ".join(f"{r.cpu:.3f}/{r.seconds:.3f}" for r in tm.runs)
-              + f" (exit {','.join(map(str, sorted(tm.returncodes)))})")
-    for note in dict.fromkeys(notes):
-        print(f"Note: {note}")
-    if args.quick:
-        print("Quick mode: small leaderboards, the verdicts are not meaningful.")
-    return 1 if any(r.result in ("FAIL", "ERROR") for r in rows) else 0
+    return report(rows, t.values(), notes, "small leaderboards" if args.quick else None)
 
 
 if __name__ == "__main__":

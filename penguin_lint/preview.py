@@ -460,8 +460,8 @@ def render_markdown(boards: Sequence[Board]) -> str:
         if b.problem:
             out += [md(b.problem, False), ""]
             continue
-        if b.note:
-            out += [f"*{md(b.note)}*", ""]
+        if b.note:  # the tool's own words (numbers only from the file): no code span
+            out += [f"*{sanitize(b.note)}*", ""]
         out.append("| " + " | ".join(HEADERS) + " |")
         out.append("|" + "|".join("---:" if i in (0, 5, 6, 7, 8, 9) else "---" for i in range(len(HEADERS))) + "|")
         rows = _order(b.rows)
@@ -503,7 +503,7 @@ def render_changes_markdown(results, all_rows: bool = False) -> str:
             out.append(f"before: {md(b.problem or 'ok', False)}; after: {md(a.problem or 'ok', False)}")
             out.append("")
         for note in dict.fromkeys(n for n in (b.note, a.note) if n):
-            out += [f"*{md(note)}*", ""]
+            out += [f"*{sanitize(note)}*", ""]
         if not shown:
             continue
         out.append("| change | entry | rank | mean | std | cost | duration_ms | token | note |")

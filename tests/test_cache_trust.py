@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import VALID, lint, pull_request_repo, write_repo
+from tests.test_cache import age
 
 BENCH = "packages/bench-a/benchmark_config.toml"
 TASK = "packages/bench-a/CASE-001-one"
@@ -24,14 +25,6 @@ GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "
 
 def git(root: Path, *args: str) -> None:
     subprocess.run([*GIT, *args], cwd=root, check=True, capture_output=True)
-
-
-def age(root: Path, seconds: int = 600) -> None:
-    then = time.time() - seconds
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            os.utime(os.path.join(dirpath, name), (then, then), follow_symlinks=False)
-    os.utime(root, (then, then))
 
 
 def records(folder: Path) -> list:
