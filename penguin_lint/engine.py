@@ -192,6 +192,10 @@ class Engine:
                 if not s.is_dir and s.kind != "file":
                     files += 1
                 findings.add(self.check(s))
+        if self.ledger is not None:
+            # out of the ledger before worker processes are forked: each
+            # would send a copy back (and a count of held findings twice)
+            findings.add(self.ledger.carriers())
         loads = self.repo.loads
         self.ctx.reset()
         if shard is not None:

@@ -124,3 +124,18 @@ def test_a_cached_verdict_of_a_run_without_the_base_is_not_served(tmp_path):
         assert held(run) == [(SUMMARY, 2, HINT)] and added(run) == ADDED
     again = lint(ws, "--all", "--cache-dir", cache)
     assert again.code == 0 and held(again) == [] and again.json["summary"]["suppressed"] == 1
+
+
+def test_worker_processes_count_what_a_suppression_at_the_top_holds_once(tmp_path):
+    # a Harbor rows file sits at the top of the layout: checked before the
+    # worker processes start, not in one of their units
+    from tests.test_harbor import GOOD_DEF, GOOD_ROWS
+
+    rows = "leaderboard/rows.yaml"
+    ws, write = pull_request(tmp_path, {"leaderboard/leaderboard.yaml": GOOD_DEF, rows: GOOD_ROWS})
+    write({rows: GOOD_ROWS.replace("0.62", "1.62") + "# penguin-lint: disable-file=PL605\n"})
+    for jobs in ("1", "2"):
+        run = lint(ws, "--all", "--no-cache", "-j", jobs, "--config-base", "origin/main")
+        assert run.code == 1, run.stderr
+        assert [(f["code"], f["path"], f["line"]) for f in run.findings] == [("PL605", rows, 6)]
+        assert added(run) == [(rows, 18, "disable-file", ["PL605"], 1)]
