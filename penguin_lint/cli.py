@@ -224,7 +224,13 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             status_cache = None if no_cache else cache_folder(root, cache_dir)[0]
             git_change, base_tree, config = _open_diff(root, diff_base, config_from_worktree, status_cache)
         elif config_base is not None:
-            based_on, config, added_index = _config_at(root, config_base, review=all_ and not no_suppress)
+            status_cache = None
+            if not no_cache:
+                from penguin_lint.cache import cache_folder
+
+                status_cache = cache_folder(root, cache_dir)[0]
+            based_on, config, added_index = _config_at(root, config_base, review=all_ and not no_suppress,
+                                                       status_cache=status_cache)
         else:
             config = load_config(root, FILE_KINDS)
     except ConfigError as e:
@@ -447,10 +453,11 @@ class _BaseConfigFile:
         return self.raw
 
 
-def _config_at(root: Path, ref: str, review: bool = False):
+def _config_at(root: Path, ref: str, review: bool = False, status_cache: Optional[Path] = None):
     """(the base's .penguin-lint.toml for PL502, configuration, the
     suppressions the change adds or None) at the merge base of ``ref`` and
-    HEAD, for --config-base; those suppressions only with ``review`` (--all)."""
+    HEAD, for --config-base; those suppressions only with ``review`` (--all).
+    ``status_cache``: as for ``_open_diff``."""
     from penguin_lint.basetree import GitTree
     from penguin_lint.config import CONFIG_FILE
     from penguin_lint.gitscope import GitError, GitRepo
@@ -467,7 +474,7 @@ def _config_at(root: Path, ref: str, review: bool = False):
         if not review:
             return based_on, config, None
         try:
-            return based_on, config, _added_index(g, label, mb, tree, root, config)
+            return based_on, config, _added_index(g, label, mb, tree, root, config, status_cache)
         except GitError as e:
             raise GitError(f"cannot list what changed since the merge base of {ref} "
                            f"(the suppressions a pull request adds hide nothing in its run): {e}") from None
@@ -475,7 +482,7 @@ def _config_at(root: Path, ref: str, review: bool = False):
         g.close()
 
 
-def _added_index(g, label: str, mb: Optional[str], tree, root: Path, config):
+def _added_index(g, label: str, mb: Optional[str], tree, root: Path, config, status_cache=None):
     """The suppressions that the work tree adds to the base ``tree``
     (suppressions.AddedIndex), found once before an --all run starts: only
     the changed YAML and TOML files that mention ``penguin-lint:`` are read."""
@@ -486,7 +493,7 @@ def _added_index(g, label: str, mb: Optional[str], tree, root: Path, config):
     from penguin_lint.suppressions import MARK, AddedIndex, added_codes
 
     repo = Repository(root, config)  # its own: its documents are not the run's
-    change = g.change(label, mb, scope=repo.walk_roots() + [CONFIG_FILE])
+    change = g.change(label, mb, scope=repo.walk_roots() + [CONFIG_FILE], cache_root=status_cache)
     renames = change.renames
     base = None
     added = {}

@@ -139,3 +139,27 @@ def test_worker_processes_count_what_a_suppression_at_the_top_holds_once(tmp_pat
         assert run.code == 1, run.stderr
         assert [(f["code"], f["path"], f["line"]) for f in run.findings] == [("PL605", rows, 6)]
         assert added(run) == [(rows, 18, "disable-file", ["PL605"], 1)]
+
+
+def test_all_outside_a_pull_request_applies_every_suppression_without_asking_git(tmp_path, monkeypatch):
+    import penguin_lint.gitscope as gitscope
+
+    ws, write = pull_request(tmp_path)
+    write({SUMMARY: WRONG_MEAN}, "hide a wrong mean")
+
+    def no_git(*args, **kw):
+        raise AssertionError("git was asked")
+
+    monkeypatch.setattr(gitscope.GitRepo, "__init__", no_git)
+    monkeypatch.setattr(gitscope.GitRepo, "change", no_git)
+    run = lint(ws, "--all", "--no-cache")
+    assert run.code == 0, run.stderr
+    assert held(run) == [] and added(run) == [] and run.json["summary"]["suppressed"] == 1
+
+
+def test_fix_in_all_on_a_pull_request_leaves_what_an_added_suppression_names(tmp_path):
+    ws, write = pull_request(tmp_path)
+    write({SUMMARY: WRONG_MEAN}, "hide a wrong mean")
+    run = lint(ws, "--all", "--no-cache", "-j", "2", "--config-base", "origin/main", "--fix")
+    assert run.code == 1 and held(run) == [(SUMMARY, 2, HINT)], run.stderr
+    assert (ws / SUMMARY).read_text() == WRONG_MEAN
