@@ -163,3 +163,11 @@ def test_fix_in_all_on_a_pull_request_leaves_what_an_added_suppression_names(tmp
     run = lint(ws, "--all", "--no-cache", "-j", "2", "--config-base", "origin/main", "--fix")
     assert run.code == 1 and held(run) == [(SUMMARY, 2, HINT)], run.stderr
     assert (ws / SUMMARY).read_text() == WRONG_MEAN
+
+
+def test_an_uncommitted_suppression_is_the_change_s_too(tmp_path):
+    ws, _write = pull_request(tmp_path)
+    (ws / SUMMARY).write_text(WRONG_MEAN)  # in the work tree only: --all lints what is there
+    run = lint(ws, "--all", "--no-cache", "--config-base", "origin/main")
+    assert run.code == 1, run.stderr
+    assert held(run) == [(SUMMARY, 2, HINT)] and added(run) == ADDED
