@@ -306,14 +306,19 @@ class UnitCache:
     def reader(self) -> ReadLog:
         return ReadLog()
 
-    def lookup(self, unit) -> Optional[Tuple[List[Finding], int]]:
-        """The unit's findings and file count when every input is unchanged."""
+    def lookup(self, unit, avoid: frozenset = frozenset()) -> Optional[Tuple[List[Finding], int]]:
+        """The unit's findings and file count when every input is unchanged.
+        ``avoid``: files whose verdicts this run judges otherwise (the
+        suppressions a pull request adds hide nothing in its own run): a
+        record that read one of them is not used."""
         key = unit_key(unit)
         self._used.add(self._entry(key).name)
         rec = self._read(key)
         parsed = _parse_record(rec, self._codes) if rec is not None else None
         if rec is not None and parsed is None:
             self.damaged.append("malformed")
+        if parsed is not None and avoid and not avoid.isdisjoint(parsed[3]):
+            parsed = None
         if parsed is None or not self._still_valid(parsed):
             self.misses += 1
             return None
@@ -452,9 +457,14 @@ class UnitCache:
         ordered = {rel: listings[rel] for rel in sorted(listings, key=lambda r: (r.count("/") + (r != ""), r))}
         return {"listings": ordered, "read": files}
 
-    def store(self, unit, findings: List[Finding], files: int, inputs: dict) -> None:
-        """Write the record of a unit that ran (a failure is reported by ``save``)."""
+    def store(self, unit, findings: List[Finding], files: int, inputs: dict,
+              avoid: frozenset = frozenset()) -> None:
+        """Write the record of a unit that ran (a failure is reported by
+        ``save``); not one that read a file of ``avoid`` (see ``lookup``):
+        its verdict holds for this run only."""
         if self._write_error is not None:
+            return
+        if avoid and not avoid.isdisjoint(inputs["read"]):
             return
         key = unit_key(unit)
         record = {"findings": [[getattr(f, k) for k in _FIELDS] for f in findings if f.code != CARRIER],
@@ -575,7 +585,8 @@ def _opt_str(v) -> bool:
 
 def _carrier_out(f: Finding) -> list:
     """A suppression-ledger carrier (suppressions.Ledger.carriers) as plain data."""
-    first, second = f.directive
+    # (never one with codes a change adds: a unit that read such a file is not stored)
+    first, second = f.directive[:2]
     if first == "suppressed":
         return ["s", list(second)]
     d = first

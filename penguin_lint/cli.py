@@ -214,7 +214,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
 
     from penguin_lint.gitscope import GitError
 
-    git_change = base_tree = based_on = None
+    git_change = base_tree = based_on = added_index = None
     try:
         if diff_mode:
             # The base decides the configuration: nothing in the pull
@@ -224,11 +224,13 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             status_cache = None if no_cache else cache_folder(root, cache_dir)[0]
             git_change, base_tree, config = _open_diff(root, diff_base, config_from_worktree, status_cache)
         elif config_base is not None:
-            try:
-                based_on, config = _config_at(root, config_base)
-            except GitError as e:
-                raise GitError(f"cannot read {CONFIG_FILE} at the merge base of {config_base} "
-                               f"(a pull request is judged by its base's settings): {e}") from None
+            status_cache = None
+            if not no_cache:
+                from penguin_lint.cache import cache_folder
+
+                status_cache = cache_folder(root, cache_dir)[0]
+            based_on, config, added_index = _config_at(root, config_base, review=all_ and not no_suppress,
+                                                       status_cache=status_cache)
         else:
             config = load_config(root, FILE_KINDS)
     except ConfigError as e:
@@ -281,7 +283,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         if all_:
             cache = None if no_cache else _open_cache(root, cache_dir, config, rules, engine)
             repo.cache_rel = _cache_rel(root, cache_dir, cache, no_cache)
-            result = engine.run_all(jobs=jobs, cache=cache, shard=shard_part)
+            result = engine.run_all(jobs=jobs, cache=cache, shard=shard_part, review=added_index)
             if cache is not None:
                 _save_cache(cache, keep_others=shard_part is not None)
             if based_on is not None and (shard_part is None or shard_part.takes_top):
@@ -451,20 +453,69 @@ class _BaseConfigFile:
         return self.raw
 
 
-def _config_at(root: Path, ref: str):
-    """(the base's .penguin-lint.toml for PL502, configuration) at the merge
-    base of ``ref`` and HEAD, for --config-base."""
+def _config_at(root: Path, ref: str, review: bool = False, status_cache: Optional[Path] = None):
+    """(the base's .penguin-lint.toml for PL502, configuration, the
+    suppressions the change adds or None) at the merge base of ``ref`` and
+    HEAD, for --config-base; those suppressions only with ``review`` (--all).
+    ``status_cache``: as for ``_open_diff``."""
     from penguin_lint.basetree import GitTree
     from penguin_lint.config import CONFIG_FILE
-    from penguin_lint.gitscope import GitRepo
+    from penguin_lint.gitscope import GitError, GitRepo
 
     g = GitRepo(root)
     try:
-        _, mb = g.diff_base(ref)
-        tree = GitTree(g.top, mb, g.prefix, objects=g.objects)
-        return _BaseConfigFile(_tree_file(tree, CONFIG_FILE)), base_config(tree)
+        try:
+            label, mb = g.diff_base(ref)
+            tree = GitTree(g.top, mb, g.prefix, objects=g.objects)
+            based_on, config = _BaseConfigFile(_tree_file(tree, CONFIG_FILE)), base_config(tree)
+        except GitError as e:
+            raise GitError(f"cannot read {CONFIG_FILE} at the merge base of {ref} "
+                           f"(a pull request is judged by its base's settings): {e}") from None
+        if not review:
+            return based_on, config, None
+        try:
+            return based_on, config, _added_index(g, label, mb, tree, root, config, status_cache)
+        except GitError as e:
+            raise GitError(f"cannot list what changed since the merge base of {ref} "
+                           f"(the suppressions a pull request adds hide nothing in its run): {e}") from None
     finally:
         g.close()
+
+
+def _added_index(g, label: str, mb: Optional[str], tree, root: Path, config, status_cache=None):
+    """The suppressions that the work tree adds to the base ``tree``
+    (suppressions.AddedIndex), found once before an --all run starts: only
+    the changed YAML and TOML files that mention ``penguin-lint:`` are read."""
+    from penguin_lint.basetree import BaseRepository
+    from penguin_lint.config import CONFIG_FILE
+    from penguin_lint.loaders import format_of
+    from penguin_lint.repo import Repository
+    from penguin_lint.suppressions import MARK, AddedIndex, added_codes
+
+    repo = Repository(root, config)  # its own: its documents are not the run's
+    change = g.change(label, mb, scope=repo.walk_roots() + [CONFIG_FILE], cache_root=status_cache)
+    renames = change.renames
+    base = None
+    added = {}
+    mark = MARK.encode("ascii")
+    for p in change.paths:
+        if format_of(p) not in ("yaml", "toml") or not repo.is_file(p):
+            continue  # deleted, renamed away, or of a format without comments
+        raw = repo.read_bytes(p)
+        if raw is None or mark not in raw:
+            continue
+        doc = repo.load(p)
+        if doc is None or not doc.directives:
+            continue
+        if base is None:
+            base = BaseRepository(tree, root, config)
+        old = renames.get(p, p)
+        base_doc = base.load(old) if base.is_file(old) else None
+        codes = added_codes(doc.directives, base_doc.directives if base_doc is not None else ())
+        if codes:
+            added[p] = codes
+        repo.forget(p)
+    return AddedIndex(added)
 
 
 def _config_findings(result, repo, config, base, rules) -> None:

@@ -157,7 +157,7 @@ class Engine:
         return out
 
     # -- runs -----------------------------------------------------------------
-    def run_all(self, jobs: Optional[int] = None, cache=None, shard=None) -> Result:
+    def run_all(self, jobs: Optional[int] = None, cache=None, shard=None, review=None) -> Result:
         """Every subject of the repository, unit by unit.
 
         A unit is a part of the tree whose checks read (almost) nothing
@@ -170,8 +170,17 @@ class Engine:
         With ``cache`` (a ``cache.UnitCache``), a unit whose inputs are all
         unchanged since a cached run is not run again; with ``shard`` (a
         ``shard.Shard``), only that shard's units (and, in the first shard,
-        the subjects above the units) are run.
+        the subjects above the units) are run. With ``review`` (a
+        ``suppressions.AddedIndex``: a pull request's own run), the
+        suppressions the pull request adds hide nothing, as in a diff run.
         """
+        self._review = review
+        try:
+            return self._run_all(jobs, cache, shard)
+        finally:
+            self._review = None
+
+    def _run_all(self, jobs, cache, shard) -> Result:
         # capped as units finish: a file's findings past the cap are
         # counted and let go, not held to the end of the run
         findings = Collector()
@@ -183,6 +192,10 @@ class Engine:
                 if not s.is_dir and s.kind != "file":
                     files += 1
                 findings.add(self.check(s))
+        if self.ledger is not None:
+            # out of the ledger before worker processes are forked: each
+            # would send a copy back (and a count of held findings twice)
+            findings.add(self.ledger.carriers())
         loads = self.repo.loads
         self.ctx.reset()
         if shard is not None:
@@ -191,9 +204,12 @@ class Engine:
             units = shard_units(self.repo, units, shard)
         run = self.run_unit
         if cache is not None:
+            # verdicts that read a file with suppressions the change adds
+            # are this run's own: neither taken from the cache nor put in it
+            avoid = self._review.paths if self._review is not None else frozenset()
             todo = []
             for u in units:
-                hit = cache.lookup(u)
+                hit = cache.lookup(u, avoid)
                 if hit is None:
                     todo.append(u)
                 else:
@@ -219,7 +235,7 @@ class Engine:
             files += unit_files
             loads += unit_loads
             if cache is not None:
-                cache.store(r[3], unit_findings, unit_files, r[4])
+                cache.store(r[3], unit_findings, unit_files, r[4], avoid)
         result = self._finish(findings.findings(), files, more=findings.more)
         result.loads = loads
         return result

@@ -279,6 +279,23 @@ def added_codes(head: Iterable[Directive], base: Iterable[Directive]) -> Dict[Tu
     return {k: frozenset(v) for k, v in out.items()}
 
 
+class AddedIndex:
+    """The suppressions a pull request adds, found before an ``--all`` run
+    on it starts: repository path -> (line, column) of a directive -> the
+    codes the base does not have. Files the pull request did not change add
+    none. Plain data, so that worker processes and shards use it as it is."""
+
+    def __init__(self, added: Dict[str, Dict[Tuple[int, int], frozenset]]):
+        self.added = added
+
+    @property
+    def paths(self) -> frozenset:
+        return frozenset(self.added)
+
+    def added_suppressions(self, path: str, directives) -> Dict[Tuple[int, int], frozenset]:
+        return self.added.get(path) or {}
+
+
 # -- applying them ------------------------------------------------------------------
 CARRIER = "directive"
 
@@ -362,8 +379,8 @@ class Ledger:
         """The ledger as findings of code CARRIER (and emptied), to travel
         back from a worker process with its findings."""
         out = [Finding(code=CARRIER, name="", severity="", path=path, message="",
-                       line=d.line, column=d.column, directive=(d, frozenset(used)))
-               for path, d, used, _added, _held in self._uses.values()]
+                       line=d.line, column=d.column, directive=(d, frozenset(used), added, held[0]))
+               for path, d, used, added, held in self._uses.values()]
         out += [Finding(code=CARRIER, name="", severity="", path=key[0], message="",
                         directive=("suppressed", key)) for key in self._suppressed]
         self.__init__()
@@ -376,11 +393,15 @@ class Ledger:
             if f.code != CARRIER:
                 rest.append(f)
                 continue
-            first, second = f.directive
+            first, second = f.directive[:2]
             if first == "suppressed":
                 self._suppressed.add(second)
                 continue
-            self._entry(f.path, first)[2].update(second)
+            entry = self._entry(f.path, first)
+            entry[2].update(second)
+            if len(f.directive) == 4:  # what a change adds, and what that held
+                entry[3] = entry[3] | f.directive[2]
+                entry[4][0] += f.directive[3]
         return rest
 
     def added(self, report=None) -> List[AddedSuppression]:
