@@ -141,6 +141,15 @@ def test_a_removed_task_is_blamed_for_the_attempts_that_named_it(debt):
     assert all(f["scope"] == "dependent" for f in run.findings if f["code"] == "PL304")
 
 
+def test_a_task_folder_replaced_by_a_file_is_blamed_like_a_removed_task(debt):
+    shutil.rmtree(debt / TASK_A)
+    (debt / TASK_A).write_text("x\n")
+    commit(debt)
+    run = lint(debt, "--diff-base", "main")
+    assert run.code == 1
+    assert sorted(run.at("PL304")) == [(f"{EXP1}/test/attempt-1.yaml", 3), (f"{EXP1}/test/attempt-2.yaml", 3)]
+
+
 def test_a_consistent_experiment_update_leaves_the_leaderboards_old_findings_silent(debt):
     for n in (1, 2):
         edit(debt, f"{EXP1}/test/attempt-{n}.yaml", ATTEMPT.format(source="CASE-001-one").replace("50.0", "70.0"))

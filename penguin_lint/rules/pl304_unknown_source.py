@@ -85,10 +85,11 @@ class UnknownSource(Rule):
         if b is None or len(parts) < depth:
             return
         task_dir = "/".join(parts[:depth])
-        if ctx.repo.entry(task_dir) is not None:
-            # A task that is still there (an edit inside it, a new task) or a
-            # file beside the tasks (benchmark_config.toml) cannot add a
-            # finding: no experiment is read.
+        if ctx.repo.is_dir(task_dir):
+            # A task that is still there (an edit inside it, a new task)
+            # cannot add a finding: no experiment is read. A file there is a
+            # file beside the tasks (benchmark_config.toml, when the base had
+            # no folder of that name) or a task folder replaced by a file.
             return
         if ctx.base is not None and not ctx.base.is_dir(ctx.base_path(task_dir)):
             return  # not a task folder before the change either
