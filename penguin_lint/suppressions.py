@@ -253,8 +253,11 @@ class AddedSuppression:
 def added_codes(head: Iterable[Directive], base: Iterable[Directive]) -> Dict[Tuple[int, int], frozenset]:
     """(line, column) of each directive of ``head`` -> the codes the base
     does not have. Directives are matched by kind and code, not by line, so
-    an edit above an old suppression does not make it new: first with the
-    code before the comment on its line, then without."""
+    an edit above an old suppression does not make it new. A ``disable``
+    covers its own line, so it matches only with the same code before the
+    comment: moved to another line, or its line edited, it covers what the
+    base's did not, and is new. A ``disable-file`` is matched first with
+    the code before it, then without."""
     exact: Counter = Counter()
     loose: Counter = Counter()
     for d in base:
@@ -272,7 +275,7 @@ def added_codes(head: Iterable[Directive], base: Iterable[Directive]) -> Dict[Tu
                 pending.append((d, c))
     out: Dict[Tuple[int, int], set] = {}
     for d, c in pending:
-        if loose[(d.scope, c)] > 0:
+        if d.scope == FILE and loose[(d.scope, c)] > 0:
             loose[(d.scope, c)] -= 1
         else:
             out.setdefault((d.line, d.column), set()).add(c)

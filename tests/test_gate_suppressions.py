@@ -104,6 +104,20 @@ def test_a_suppression_the_base_has_still_applies_after_an_edit_above_it(tmp_pat
     assert run.json["summary"]["suppressed"] == 2
 
 
+def test_a_line_suppression_moved_to_another_line_is_added(tmp_path, git_env):
+    # the base's comment (stale: it suppresses nothing there) moved onto a new wrong source
+    attempt = "experiments/lb/exp-1/test/attempt-1.yaml"
+    base = dict(VALID)
+    base[attempt] = "score: 50.0  # penguin-lint: disable=PL304\nresults:\n  - source: CASE-001-one\n    score: 50.0\n"
+    root = pull_request_repo(write_repo(tmp_path / "repo", {}, base))
+    change(root, {attempt: "score: 50.0\nresults:\n  - source: CASE-404-nothing  # penguin-lint: disable=PL304\n"
+                           "    score: 50.0\n"})
+    run = lint(root, "--diff-base", "main")
+    assert run.code == 1, run.output
+    assert run.at("PL304") == [(attempt, 3)]
+    assert added(run) == [(attempt, 3, ["PL304"])]
+
+
 def test_a_code_added_to_an_old_comment_is_the_only_added_part(tmp_path, git_env):
     base = dict(VALID)
     base[BENCH] = VALID[BENCH].replace('status = "draft"\n', 'status = "draft"\nruns = 1  # penguin-lint: disable=PL104\n')
