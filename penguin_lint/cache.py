@@ -85,9 +85,34 @@ def inside(root: Path, folder: Path) -> Optional[str]:
     return os.path.relpath(real, real_root).replace(os.sep, "/")
 
 
+def refuse_linked(root: Path, folder: Path) -> None:
+    """Raise CacheWarning when ``folder``, named inside ``root``, is reached
+    through a symbolic link below ``root`` or lies in a ``.git`` folder: a
+    pull request can commit ``.cache -> /elsewhere``, and the cache would be
+    written outside the repository."""
+    base, full = os.path.abspath(root), os.path.abspath(folder)
+    if not full.startswith(base.rstrip(os.sep) + os.sep):
+        return  # named outside the repository: the user's own folder
+    path = base
+    for part in os.path.relpath(full, base).split(os.sep):
+        path = os.path.join(path, part)
+        if part == ".git":
+            raise CacheWarning(f"the cache folder {folder} is inside a .git folder; the cache is not used")
+        if os.path.islink(path):
+            link = os.path.relpath(path, base).replace(os.sep, "/")
+            if path == full:
+                raise CacheWarning(f"{link} is a symbolic link, not a folder; the cache is not used")
+            raise CacheWarning(f"the cache folder {os.path.relpath(full, base)}/ is reached through the "
+                               f"symbolic link {link}; the cache is not used")
+        if not os.path.lexists(path):
+            return
+
+
 def refuse_tracked(root: Path, folder: Path, ids: ContentIds) -> None:
     """Raise CacheWarning when git tracks ``folder`` or anything in it (a
-    pull request can commit records), however the folder was named."""
+    pull request can commit records), however the folder was named, or when
+    it is reached through a link in the repository (``refuse_linked``)."""
+    refuse_linked(root, folder)
     rel = inside(root, folder)
     # the repository's own folders by their relative name; any other by its
     # absolute one (git refuses a path outside its work tree: not tracked)

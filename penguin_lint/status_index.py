@@ -114,12 +114,14 @@ class StatusIndex:
                 # changed since this tool or git last wrote it
                 self.discard("was changed or damaged")
                 return None
-        if self.top is not None and os.path.lexists(self.root):
-            from penguin_lint.cache import CacheWarning, refuse_tracked
+        if self.top is not None:
+            from penguin_lint.cache import CacheWarning, refuse_linked, refuse_tracked
             from penguin_lint.contentid import ContentIds
 
             try:
-                refuse_tracked(Path(self.top), self.root, ContentIds(self.top, 0))
+                refuse_linked(Path(self.top), self.root)
+                if os.path.lexists(self.root):
+                    refuse_tracked(Path(self.top), self.root, ContentIds(self.top, 0))
             except CacheWarning as e:
                 self._warn(str(e))
                 return None

@@ -218,7 +218,8 @@ def test_a_linked_cache_folder_is_not_followed(tmp_path):
     (root / ".penguin-lint-cache").symlink_to(outside)
     run = lint(root, "--all")
     assert run.code == 1 and run.at("PL203") == [(BENCH, 4)]
-    assert run.stderr == "penguin-lint: warning: .penguin-lint-cache is not a folder; the cache is not used\n"
+    assert run.stderr == ("penguin-lint: warning: .penguin-lint-cache is a symbolic link, not a folder; "
+                          "the cache is not used\n")
     assert list(outside.iterdir()) == []
 
 

@@ -123,6 +123,26 @@ def test_a_cache_folder_whose_records_only_are_tracked_is_never_used(tmp_path):
     assert len(warnings(run)) == 1 and "tracked by git" in run.stderr
 
 
+@pytest.mark.parametrize("run", ["all", "diff"])
+def test_a_cache_folder_reached_through_a_committed_link_is_never_written(tmp_path, monkeypatch, run):
+    # the pull request commits .cache -> a folder outside the repository; a
+    # workflow keeps the cache under .cache/ in the checkout
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = pull_request_repo(write_repo(tmp_path / "r", {}, VALID))
+    (root / ".cache").symlink_to(outside)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "a link")
+    monkeypatch.setenv("PENGUIN_LINT_CACHE_DIR", str(root / ".cache" / "penguin-lint"))
+    args = ["--all", "-j1"] if run == "all" else ["--diff-base", "main"]
+    for _ in range(2):  # a diff run makes its index copy on the second run
+        result = lint(root, *args)
+        assert result.code == 0, result.output
+        assert ("the cache folder .cache/penguin-lint/ is reached through the symbolic link .cache; "
+                "the cache is not used") in result.stderr
+    assert list(outside.iterdir()) == []
+
+
 # -- 11: only the run's own cache folder is skipped ------------------------------
 
 def test_a_data_folder_named_like_the_cache_is_linted(tmp_path, git_env):
