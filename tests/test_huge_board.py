@@ -169,3 +169,28 @@ def test_preview_markdown_output_is_capped_with_a_note(repo, monkeypatch):
     assert len(r.output) < 2000 + 200
     assert r.output.rstrip("\n").endswith(
         "*The preview stops here, at 2,000 characters (`penguin-lint preview --format json` has all of it).*")
+
+
+def test_memory_does_not_add_up_over_the_experiments_of_one_board(tmp_path):
+    # One board whose experiments each hold a big (valid) summary.yaml: the
+    # board's rules keep what they read of each (the top level) and let a big
+    # file go at once, so four such experiments cost about what one costs.
+    rows = "".join("  - {a: 1, b: 2, c: 3}\n" for _ in range(30000))  # some 0.7 MB
+    summary = "n_attempt: 2\nscore_mean: 50.0\nscore_std: 0.0\nx:\n" + rows
+    files = {k: v for k, v in VALID.items() if not k.startswith(("leaderboards/", "experiments/"))}
+
+    def repo_of(n, where):
+        out = dict(files)
+        for i in range(n):
+            exp = f"experiments/lb/exp-{i}"
+            out[f"{exp}/meta_info.yaml"] = VALID["experiments/lb/exp-1/meta_info.yaml"].replace("exp-1", f"exp-{i}") \
+                .replace("model_name: m", f"model_name: m{i}")
+            out[f"{exp}/test/summary.yaml"] = summary
+        out[LB] = board([leaf(f"exp-{i}") for i in range(n)])
+        return write_repo(where, out)
+
+    rc1, kib1, rep1 = _peak_kib(repo_of(1, tmp_path / "one"))
+    rc4, kib4, rep4 = _peak_kib(repo_of(4, tmp_path / "four"))
+    assert rc1 == rc4 and {f["code"] for f in rep4["findings"]} == {f["code"] for f in rep1["findings"]}
+    # one summary's document is some 15 MB; before, all four were held by the board
+    assert kib4 - kib1 < 20 * 1024, (kib1, kib4)

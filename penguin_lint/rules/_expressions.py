@@ -37,6 +37,12 @@ MAX_NESTING = 200
 # an operation, or something else the schema refuses).
 MAX_VALUES = 10_000
 MAX_TERMS = 50_000
+# A leaf keeps the top level of its meta_info.yaml and summary.yaml, which
+# is all the rules read (nested values become empty containers of their
+# type); a file bigger than this (real ones are under a kilobyte) is also
+# let go from the repository's documents at once, so that the files a big
+# board reads do not add up in memory before its unit is done.
+KEEP_BYTES = 64 * 1024
 
 Path_ = Tuple[Any, ...]
 
@@ -80,7 +86,7 @@ class Leaf:
         self.exp_exists = False
         self.meta_path: Optional[str] = None
         self.meta_exists = False
-        self.meta: Optional[dict] = None         # data of a parsed mapping
+        self.meta: Optional[dict] = None         # top level of a parsed mapping (_top_level)
         self.phase_dir: Optional[str] = None     # set only for a safe phase too
         self.phase_exists = False
         self.summary_path: Optional[str] = None
@@ -254,8 +260,7 @@ class Expressions:
         self.locate(leaf)
         leaf.stage = self._META
         if leaf.meta_exists:
-            doc = self.ctx.valid_doc(leaf.meta_path)
-            leaf.meta = doc.data if doc is not None else None
+            leaf.meta = self._top_level(leaf.meta_path)
         return leaf
 
     def resolve(self, leaf: Leaf) -> Leaf:
@@ -265,9 +270,19 @@ class Expressions:
         self.resolve_meta(leaf)
         leaf.stage = self._SUMMARY
         if leaf.summary_exists:
-            doc = self.ctx.valid_doc(leaf.summary_path)
-            leaf.summary = doc.data if doc is not None else None
+            leaf.summary = self._top_level(leaf.summary_path)
         return leaf
+
+    def _top_level(self, path: str) -> Optional[dict]:
+        """The top level of the mapping in ``path`` (see KEEP_BYTES)."""
+        doc = self.ctx.valid_doc(path)
+        if doc is None:
+            return None
+        data = {k: type(v)() if isinstance(v, (dict, list)) else v for k, v in doc.data.items()}
+        st = doc.file_stat
+        if st is not None and st[1] > KEEP_BYTES:
+            self.ctx.repo.forget(path)
+        return data
 
     def fields(self, leaf: Leaf) -> Dict[str, Any]:
         """The label fields known for a leaf: harness_name, model_name and
