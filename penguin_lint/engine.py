@@ -102,6 +102,8 @@ class Engine:
     def subject(self, path: str, is_dir: bool) -> Subject:
         if not is_dir and path == CONFIG_FILE:
             return Subject(path, "config", {}, False)
+        if is_dir and path == "":
+            return Subject("", "repo", {}, True)
         if not is_dir and path in self.forced_kinds:
             return Subject(path, self.forced_kinds[path], {}, False)
         return subject_for(self.repo, path, is_dir)
@@ -395,7 +397,9 @@ class Engine:
                     dependents.add(dep)
         for dep in dependents:
             e = repo.entry(dep)
-            if e is not None and (e.is_dir or e.is_file):
+            if dep == "":
+                add("", True)  # the repository itself (its top folders)
+            elif e is not None and (e.is_dir or e.is_file):
                 add(dep, e.is_dir)
                 if scope.focus and scope.base is not None and dep not in change.touched:
                     # Checked only for what the change can affect, here and
