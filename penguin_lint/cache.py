@@ -221,6 +221,9 @@ def listing_id(entries: Optional[Dict[str, Entry]]) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
+_EMPTY_LISTING = listing_id({})
+
+
 def unit_key(unit) -> str:
     return json.dumps([[top, bool(rec)] for top, rec in unit], ensure_ascii=False)
 
@@ -331,8 +334,8 @@ class UnitCache:
     def reader(self) -> ReadLog:
         return ReadLog()
 
-    def lookup(self, unit, avoid: frozenset = frozenset()) -> Optional[Tuple[List[Finding], int]]:
-        """The unit's findings and file count when every input is unchanged.
+    def lookup(self, unit, avoid: frozenset = frozenset()) -> Optional[Tuple[List[Finding], int, List[str]]]:
+        """The unit's findings, file count and empty folders when every input is unchanged.
         ``avoid``: files whose verdicts this run judges otherwise (the
         suppressions a pull request adds hide nothing in its own run): a
         record that read one of them is not used."""
@@ -348,8 +351,12 @@ class UnitCache:
             self.misses += 1
             return None
         self.hits += 1
-        findings, files, _listings, _files = parsed
-        return findings, files
+        findings, files, listings, _files = parsed
+        # the unit's empty folders, as its walk saw them (engine._gitlink_findings)
+        empty = [rel for rel, (_stamp, lid, _children) in listings.items()
+                 if lid == _EMPTY_LISTING and any(rel == top or (rec and rel.startswith(top + "/"))
+                                                  for top, rec in unit)]
+        return findings, files, empty
 
     def _still_valid(self, parsed) -> bool:
         _f, _n, listings, files = parsed

@@ -102,6 +102,8 @@ class Engine:
     def subject(self, path: str, is_dir: bool) -> Subject:
         if not is_dir and path == CONFIG_FILE:
             return Subject(path, "config", {}, False)
+        if is_dir and path == "":
+            return Subject("", "repo", {}, True)
         if not is_dir and path in self.forced_kinds:
             return Subject(path, self.forced_kinds[path], {}, False)
         return subject_for(self.repo, path, is_dir)
@@ -187,10 +189,15 @@ class Engine:
         files = loads = 0
         units: List[Unit] = []
         top = list(self._top_subjects(units))
+        # empty folders seen by the walk: a gitlink (a submodule not checked
+        # out) looks like one, and git alone tells them apart
+        empty: Set[str] = set()
         if shard is None or shard.takes_top:
             for s in top:
                 if not s.is_dir and s.kind != "file":
                     files += 1
+                elif s.is_dir and s.path and self.repo.listed_empty(s.path):
+                    empty.add(s.path)
                 findings.add(self.check(s))
         if self.ledger is not None:
             # out of the ledger before worker processes are forked: each
@@ -215,6 +222,7 @@ class Engine:
                 else:
                     findings.add(hit[0])
                     files += hit[1]
+                    empty.update(hit[2])
             units = todo
 
             def run(u):
@@ -230,12 +238,15 @@ class Engine:
         if results is None:
             results = (run(u) for u in units)
         for r in results:
-            unit_findings, unit_files, unit_loads = r[:3]
+            unit_findings, unit_files, unit_loads, unit_empty = r[:4]
             findings.add(unit_findings)
             files += unit_files
             loads += unit_loads
+            empty.update(unit_empty)
             if cache is not None:
-                cache.store(r[3], unit_findings, unit_files, r[4], avoid)
+                cache.store(r[4], unit_findings, unit_files, r[5], avoid)
+        if empty:
+            findings.add(self._gitlink_findings(empty))
         result = self._finish(findings.findings(), files, more=findings.more)
         result.loads = loads
         return result
@@ -251,11 +262,32 @@ class Engine:
         """``run_unit`` noting what the unit read, for the cache."""
         self.repo.reads = cache.reader()
         try:
-            unit_findings, files, loads = self.run_unit(unit)
+            unit_findings, files, loads, empty = self.run_unit(unit)
             reads = self.repo.reads
         finally:
             self.repo.reads = None
-        return unit_findings, files, loads, unit, cache.inputs(reads)
+        return unit_findings, files, loads, empty, unit, cache.inputs(reads)
+
+    def _gitlink_findings(self, empty: Set[str]) -> List[Finding]:
+        """PL007 for the empty folders of ``empty`` that git tracks as
+        gitlinks: a submodule that is not checked out (actions/checkout
+        leaves its folder empty). Git never tracks an empty folder, so only
+        these are asked about, in one read-only ``git ls-files``."""
+        rule = next((r for r in self.rules if r.code == "PL007"), None)
+        if rule is None:
+            return []
+        from penguin_lint.gitscope import gitlinks_among, in_work_tree
+
+        if not in_work_tree(self.repo.root):
+            return []
+        links = gitlinks_among(self.repo.root, sorted(empty))
+        if not links:
+            return []
+        self.ctx.gitlinks = self.ctx.gitlinks | links
+        out: List[Finding] = []
+        for path in sorted(links):
+            out.extend(f for f in rule.check(self.subject(path, True), self.ctx) if f.path == path)
+        return out
 
     def _top_subjects(self, units: List["Unit"]) -> Iterable[Subject]:
         """The subjects above the units (repository, top folders and files
@@ -307,9 +339,11 @@ class Engine:
             out.append(tuple((first if i == 0 else []) + items))
         return out
 
-    def run_unit(self, unit: "Unit") -> Tuple[List[Finding], int, int]:
+    def run_unit(self, unit: "Unit") -> Tuple[List[Finding], int, int, List[str]]:
+        """The unit's findings, files checked, files loaded and empty folders."""
         findings: List[Finding] = []
         files = 0
+        empty: List[str] = []
         before = self.repo.loads
         lb_root = self.repo.layout.roots["leaderboards"] + "/"
         for top, recursive in unit:
@@ -327,6 +361,8 @@ class Engine:
             for s in subjects:
                 if not s.is_dir and s.kind != "file":
                     files += 1
+                elif s.is_dir and self.repo.listed_empty(s.path):
+                    empty.append(s.path)
                 findings.extend(self.check(s))
             if recursive and top.count("/") > 0 and not top.startswith(lb_root):
                 # one experiment, task or data folder is done: drop its
@@ -338,7 +374,7 @@ class Engine:
         if self.ledger is not None:
             # from a worker process, the ledger travels with the findings
             findings.extend(self.ledger.carriers())
-        return findings, files, loads
+        return findings, files, loads, empty
 
     def run_paths(self, changed: Iterable[str]) -> Result:
         """Lint what ``changed`` (repository paths, existing or deleted)
@@ -395,7 +431,9 @@ class Engine:
                     dependents.add(dep)
         for dep in dependents:
             e = repo.entry(dep)
-            if e is not None and (e.is_dir or e.is_file):
+            if dep == "":
+                add("", True)  # the repository itself (its top folders)
+            elif e is not None and (e.is_dir or e.is_file):
                 add(dep, e.is_dir)
                 if scope.focus and scope.base is not None and dep not in change.touched:
                     # Checked only for what the change can affect, here and

@@ -341,6 +341,46 @@ def _split_status_v2(raw: bytes) -> List[Tuple[str, str, Optional[str]]]:
     return out
 
 
+def gitlinks_among(root: Path, paths: Sequence[str]) -> Set[str]:
+    """Which of ``paths`` (folders relative to ``root``) the index records as
+    gitlinks (mode 160000), from one read-only ``git ls-files`` run in
+    ``root`` (its names come back relative to it)."""
+    found: Set[str] = set()
+    # a command line stays far below the system's limit; one run for any
+    # honest repository
+    batch: List[str] = []
+    size = 0
+    for i, p in enumerate(paths):
+        batch.append(f":(literal){p}")
+        size += len(p) + 11
+        if size > 100_000 or i == len(paths) - 1:
+            found.update(_ls_gitlinks(root, batch))
+            batch, size = [], 0
+    return found
+
+
+def _ls_gitlinks(root: Path, specs: List[str]) -> Set[str]:
+    import subprocess
+
+    try:
+        proc = subprocess.run(["git", *READ_ONLY, "ls-files", "-s", "-z", "--", *specs], cwd=str(root),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except FileNotFoundError:
+        raise GitError("git is not installed or not on PATH (needed to tell an empty folder "
+                       "from a submodule)") from None
+    except OSError as e:
+        raise GitError(f"cannot run git: {e.strerror}") from None
+    if proc.returncode != 0:
+        lines = [ln.strip() for ln in proc.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+        raise GitError(f"git ls-files failed: {_show(lines[0] if lines else f'exit status {proc.returncode}')}")
+    out = set()
+    for rec in proc.stdout.split(b"\0"):
+        head, tab, name = rec.partition(b"\t")
+        if tab and head.startswith(b"160000 "):
+            out.add(os.fsdecode(name))
+    return out
+
+
 def read_change(root: Path, base: Optional[str], scope: Sequence[str] = ()) -> GitChange:
     """What changed under ``root`` since the merge base of ``base`` (default:
     the default branch) and HEAD."""

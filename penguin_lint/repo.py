@@ -145,6 +145,11 @@ class Repository:
         pentries = self.entries(parent)
         return pentries.get(name) if pentries is not None else None
 
+    def listed_empty(self, rel: str) -> bool:
+        """Whether folder ``rel`` was listed (walked) and held nothing; no
+        listing is read for it."""
+        return self._lists.get(rel) == {}
+
     def is_file(self, rel: str) -> bool:
         e = self.entry(rel)
         return e is not None and e.is_file

@@ -30,6 +30,13 @@ class Symlink(Rule):
             if ents[name].is_symlink:
                 yield self._found(subject, f"{subject.path}/{name}")
 
+    def affected_by(self, changed, ctx):
+        # a layout's top folder swapped for a link: its old files are gone
+        # from the change and nothing below it is walked, so the repository
+        # subject (which looks at the top folders) says it, as in --all
+        if changed in ctx.repo.walk_roots():
+            yield ""
+
     def _found(self, subject, path):
         return self.finding(subject, "symbolic link where data files live (not followed)", path=path,
                             hint="replace the link with the file or folder itself")
