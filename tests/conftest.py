@@ -138,6 +138,14 @@ def _entry(ctx):
     main(ctx.args)
 
 
+@pytest.fixture(autouse=True)
+def no_github_pull_request(monkeypatch):
+    """The suite may itself run in a pull request's workflow, where --all
+    would read the base's configuration on its own (cli.pull_request_base)."""
+    for name in ("GITHUB_EVENT_NAME", "GITHUB_BASE_REF", "GITHUB_WORKSPACE"):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture
 def repo(tmp_path):
     """A function that writes VALID plus overrides and returns the root."""

@@ -15,14 +15,7 @@ from tests.test_action import git, git_identity, runner  # noqa: F401 (fixture)
 SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
 WRONG_MEAN = "n_attempt: 2\nscore_mean: 70.0\nscore_std: 0.0\n# penguin-lint: disable-file=PL303\n"
 HINT = "suppressed by the comment on line 4, which this change adds; it applies once merged"
-PR_ENV = ("GITHUB_EVENT_NAME", "GITHUB_BASE_REF", "GITHUB_WORKSPACE")
 
-
-@pytest.fixture(autouse=True)
-def no_github(monkeypatch):
-    """The suite may itself run in a pull request's workflow."""
-    for name in PR_ENV:
-        monkeypatch.delenv(name, raising=False)
 
 
 def pull_request(tmp_path, base_files=None):

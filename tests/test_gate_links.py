@@ -7,21 +7,13 @@ import os
 import stat
 import subprocess
 
-import pytest
 
 from tests.conftest import VALID, lint, write_repo
 from tests.test_action import git, git_identity, pull_request, runner  # noqa: F401 (fixture)
 from tests.test_harbor import GOOD_DEF, GOOD_ROWS
 
-PR_ENV = ("GITHUB_EVENT_NAME", "GITHUB_BASE_REF", "GITHUB_WORKSPACE")
 TOPS = ("packages", "leaderboards", "experiments")
 
-
-@pytest.fixture(autouse=True)
-def no_github(monkeypatch):
-    """The suite may itself run in a pull request's workflow."""
-    for name in PR_ENV:
-        monkeypatch.delenv(name, raising=False)
 
 
 def link_tops(ws, tops=TOPS):

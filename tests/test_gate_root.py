@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import textwrap
 
-import pytest
 
 from tests.conftest import VALID, lint, write_repo
 from tests.test_action import TASK, git, git_identity, pull_request, runner  # noqa: F401 (fixture)
 
 BROKEN = 'id = "CASE-001-one"\ntitle = "One"\n'  # PL101: no description
-PR_ENV = ("GITHUB_EVENT_NAME", "GITHUB_BASE_REF", "GITHUB_WORKSPACE")
 
 
 def here(monkeypatch, cwd, *args):
@@ -19,12 +17,6 @@ def here(monkeypatch, cwd, *args):
     monkeypatch.chdir(cwd)
     return lint(None, "--format", "json", *args)
 
-
-@pytest.fixture(autouse=True)
-def no_github(monkeypatch):
-    """The suite may itself run in a pull request's workflow."""
-    for name in PR_ENV:
-        monkeypatch.delenv(name, raising=False)
 
 
 def on_pull_request(monkeypatch, ws):
