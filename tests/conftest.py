@@ -183,6 +183,33 @@ def git_calls(tmp_path, monkeypatch):
     return calls
 
 
+def cloned_pull_request(tmp_path: Path, base_files: Optional[Dict[str, str]] = None):
+    """(workspace, write) as a pull request's checkout: an origin whose main
+    holds VALID plus ``base_files``, cloned, on branch pr; ``write(changes)``
+    commits changes there (needs the git_env or git_identity fixture)."""
+    import subprocess
+
+    def git(cwd, *args):
+        proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+        assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
+
+    upstream = write_repo(tmp_path / "upstream", dict(VALID, **(base_files or {})))
+    git(upstream, "init", "-q", "-b", "main")
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "-m", "base")
+    ws = tmp_path / "ws"
+    git(tmp_path, "clone", "-q", str(upstream), str(ws))
+    git(ws, "checkout", "-q", "-b", "pr")
+
+    def write(changes, message="change"):
+        for rel, text in changes.items():
+            (ws / rel).parent.mkdir(parents=True, exist_ok=True)
+            (ws / rel).write_text(textwrap.dedent(text))
+        git(ws, "add", "-A")
+        git(ws, "commit", "-q", "-m", message)
+    return ws, write
+
+
 def pull_request_repo(root: Path) -> Path:
     """``root`` as a git repository: its files committed on main, and a
     branch feature checked out on top (needs the git_env fixture)."""

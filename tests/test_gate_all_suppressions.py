@@ -5,37 +5,15 @@ reported, and the reviewer sees each suppression. Those the base already
 has still apply."""
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
-from tests.conftest import VALID, lint, write_repo
-from tests.test_action import git, git_identity, runner  # noqa: F401 (fixture)
+from tests.conftest import cloned_pull_request as pull_request, lint
+from tests.test_action import git_identity, runner  # noqa: F401 (fixture)
 
 SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
 WRONG_MEAN = "n_attempt: 2\nscore_mean: 70.0\nscore_std: 0.0\n# penguin-lint: disable-file=PL303\n"
 HINT = "suppressed by the comment on line 4, which this change adds; it applies once merged"
 
-
-
-def pull_request(tmp_path, base_files=None):
-    """(workspace, write): origin/main holds VALID (no finding) plus
-    ``base_files``; the checkout is on branch pr."""
-    upstream = write_repo(tmp_path / "upstream", dict(VALID, **(base_files or {})))
-    git(upstream, "init", "-q", "-b", "main")
-    git(upstream, "add", "-A")
-    git(upstream, "commit", "-q", "-m", "base")
-    ws = tmp_path / "ws"
-    git(tmp_path, "clone", "-q", str(upstream), str(ws))
-    git(ws, "checkout", "-q", "-b", "pr")
-
-    def write(changes, message="change"):
-        for rel, text in changes.items():
-            (ws / rel).parent.mkdir(parents=True, exist_ok=True)
-            (ws / rel).write_text(textwrap.dedent(text))
-        git(ws, "add", "-A")
-        git(ws, "commit", "-q", "-m", message)
-    return ws, write
 
 
 def held(run):

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from tests.actionstep import Runner
-from tests.conftest import VALID, lint, pull_request_repo, write_repo
+from tests.conftest import VALID, cloned_pull_request, lint, pull_request_repo, write_repo
 
 TASK = "packages/bench-a/CASE-001-one/task_config.toml"
 BENCH = "packages/bench-a/benchmark_config.toml"
@@ -166,14 +166,8 @@ def test_all_reports_a_comment_naming_a_code_no_comment_can_suppress(tmp_path):
 # -- the Action -------------------------------------------------------------------------
 
 def test_the_action_annotates_an_added_suppression_and_lists_it_in_the_summary(tmp_path, git_env):
-    upstream = write_repo(tmp_path / "upstream", {}, VALID)
-    git(upstream, "init", "-q", "-b", "main")
-    git(upstream, "add", "-A")
-    git(upstream, "commit", "-q", "-m", "base")
-    ws = tmp_path / "ws"
-    git(tmp_path, "clone", "-q", str(upstream), str(ws))
-    git(ws, "checkout", "-q", "-b", "pr")
-    change(ws, {SUMMARY: WRONG_MEAN})
+    ws, write = cloned_pull_request(tmp_path)
+    write({SUMMARY: WRONG_MEAN})
     temp = tmp_path / "runner-temp"
     temp.mkdir()
     event = {"pull_request": {"head": {"sha": "a" * 40}, "base": {"ref": "main"}}}
