@@ -42,8 +42,6 @@ def sanitize(text) -> str:
     return "".join(out)
 
 
-
-
 # What GitHub's runner reads as a workflow command: a line that starts with
 # ``::`` once leading blanks are trimmed, and ``##[`` anywhere in a line.
 FORGED = "##["
