@@ -11,7 +11,7 @@ axes (``cost``, ``duration_ms``, ``token``: totals over the leaves, where
 every summary has them). An entry that cannot be computed says why.
 
 Everything here is a pure function of a repository-like object (the
-working tree's :class:`~penguin_lint.repo.Repository`, or the base of a
+working tree's :class:`~penguin_lint.core.repo.Repository`, or the base of a
 pull request read from git behind the same interface): :func:`compare`
 takes the rows before and after a change, and the renderers turn boards
 and changes into an aligned text table, Markdown (a job summary) or JSON.
@@ -23,10 +23,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from penguin_lint.context import Context
-from penguin_lint.layout import safe_segment
-from penguin_lint.reporters import sanitize
-from penguin_lint.reporters.step_summary import md  # inert Markdown: no link, HTML or mention
+from penguin_lint.engine.context import Context
+from penguin_lint.core.layout import safe_segment
+from penguin_lint.github.workflow_commands import sanitize
+from penguin_lint.github.summary import md  # inert Markdown: no link, HTML or mention
 from penguin_lint.rules._expressions import (
     DEFAULT_METRIC, LABEL_FIELDS, Expressions, Leaf, Operation, finite, number, show,
 )

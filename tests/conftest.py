@@ -141,7 +141,7 @@ def _entry(ctx):
 @pytest.fixture(autouse=True)
 def no_github_pull_request(monkeypatch):
     """The suite may itself run in a pull request's workflow, where --all
-    would read the base's configuration on its own (cli.pull_request_base)."""
+    would read the base's configuration on its own (pipeline.pull_request_base)."""
     for name in ("GITHUB_EVENT_NAME", "GITHUB_BASE_REF", "GITHUB_WORKSPACE"):
         monkeypatch.delenv(name, raising=False)
 

@@ -54,7 +54,7 @@ from penguin_lint.reporters import FORMATS  # noqa: E402
 from penguin_lint.rules import all_rules  # noqa: E402
 
 CODES = frozenset(r.code for r in all_rules())
-OUTPUT_FORMATS = [f for f in FORMATS if (PROJECT / "penguin_lint" / "reporters" / f"{f}_reporter.py").is_file()]
+OUTPUT_FORMATS = list(FORMATS)
 CPU_LIMIT = 2.0       # seconds of CPU per input before it counts as slow
 HARD_LIMIT = 30       # seconds of wall clock before an input counts as a hang
 SECRET = "FUZZ-SECRET-MARKER"
@@ -361,7 +361,7 @@ def random_config(rng: random.Random) -> bytes:
 
 def _known_kinds():
     try:
-        from penguin_lint.layout import FILE_KINDS
+        from penguin_lint.core.layout import FILE_KINDS
         return set(FILE_KINDS)
     except ImportError:  # pragma: no cover
         return set()

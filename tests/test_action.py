@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from penguin_lint.reporters import step_summary
+from penguin_lint.github import summary as step_summary
 from tests.actionstep import ACTION, PROJECT, REPOSITORY, SERVER, Runner, step
 from tests.conftest import VALID, write_repo
 
@@ -27,7 +27,8 @@ PR_EVENT = {"pull_request": {"head": {"sha": HEAD_SHA}, "base": {"ref": "main"}}
 # Modules a pull request could add to shadow the linter or what it imports:
 # each leaves a mark and ends its process green.
 SHADOWS = {
-    "penguin_lint/__init__.py": "", "penguin_lint/__main__.py": None, "penguin_lint/action.py": None,
+    "penguin_lint/__init__.py": "", "penguin_lint/__main__.py": None, "penguin_lint/github/action.py": None,
+    "penguin_lint/pipeline.py": None,
     "json.py": None, "tempfile.py": None, "click.py": None, "yaml.py": None, "subprocess.py": None,
     "sitecustomize.py": None, "usercustomize.py": None,
     # what the install step runs
@@ -117,7 +118,7 @@ def test_every_action_is_pinned_by_commit_and_every_python_is_isolated():
             assert all(c == "-I" for c in calls), (s["name"], calls)
             assert "cd " in s["run"] or s["id"] == "lint", s["name"]
     assert step("python")["uses"].startswith("actions/setup-python@")
-    assert step("lint")["run"].strip() == '"$PENGUIN_LINT_VENV_PYTHON" -I -m penguin_lint.action'
+    assert step("lint")["run"].strip() == '"$PENGUIN_LINT_VENV_PYTHON" -I -m penguin_lint.github.action'
     env = step("lint")["env"]
     for name in ACTION["inputs"]:
         if name not in ("python-version", "cache"):

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from penguin_lint import basetree
+from penguin_lint.pr import basetree
 from tests.conftest import VALID, lint, pull_request_repo, write_repo
 
 ATTEMPT = "experiments/lb/exp-1/test/attempt-1.yaml"

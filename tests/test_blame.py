@@ -119,9 +119,9 @@ def test_a_title_edit_is_blamed_for_nothing_outside_its_file(debt):
 
 
 def test_a_title_edit_re_checks_nothing_outside_its_file(debt):
-    from penguin_lint.config import Config
-    from penguin_lint.context import Context
-    from penguin_lint.repo import Repository
+    from penguin_lint.core.config import Config
+    from penguin_lint.engine.context import Context
+    from penguin_lint.core.repo import Repository
     from penguin_lint.rules import all_rules
 
     edit(debt, BENCH_A, (debt / BENCH_A).read_text().replace('"Bench A"', '"Bench B"'))
@@ -318,10 +318,10 @@ UNRELATED = {
 
 @pytest.mark.parametrize("code", sorted(UNRELATED))
 def test_an_unrelated_edit_re_checks_nothing_for(code, debt):
-    from penguin_lint.basetree import BaseRepository, GitTree
-    from penguin_lint.config import Config
-    from penguin_lint.context import Context
-    from penguin_lint.repo import Repository
+    from penguin_lint.pr.basetree import BaseRepository, GitTree
+    from penguin_lint.core.config import Config
+    from penguin_lint.engine.context import Context
+    from penguin_lint.core.repo import Repository
     from penguin_lint.rules import get_rule
 
     head = git(debt, "rev-parse", "HEAD").strip()
@@ -339,9 +339,9 @@ def test_an_unrelated_edit_re_checks_nothing_for(code, debt):
 
 
 def test_the_dependencies_that_do_matter_are_still_followed(debt):
-    from penguin_lint.config import Config
-    from penguin_lint.context import Context
-    from penguin_lint.repo import Repository
+    from penguin_lint.core.config import Config
+    from penguin_lint.engine.context import Context
+    from penguin_lint.core.repo import Repository
     from penguin_lint.rules import get_rule
 
     shutil.rmtree(debt / EXP3)

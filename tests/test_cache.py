@@ -12,7 +12,7 @@ from textwrap import dedent
 
 import pytest
 
-from penguin_lint.cache import FORMAT
+from penguin_lint.cache.units import FORMAT
 from tests.conftest import VALID, lint, write_repo
 
 BENCH = "packages/bench-a/benchmark_config.toml"
@@ -25,7 +25,7 @@ GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "
 @pytest.fixture
 def loads(monkeypatch):
     """Every file parsed in this process, in order."""
-    import penguin_lint.repo as repo_mod
+    import penguin_lint.core.repo as repo_mod
 
     seen = []
     orig = repo_mod.load_file

@@ -56,9 +56,9 @@ def test_fast_check_agrees_with_jsonschema(name):
 
 
 def test_fast_check_accepts_every_clean_example_file():
-    from penguin_lint.config import Config
-    from penguin_lint.layout import FILE_KINDS
-    from penguin_lint.repo import Repository
+    from penguin_lint.core.config import Config
+    from penguin_lint.core.layout import FILE_KINDS
+    from penguin_lint.core.repo import Repository
 
     root = Path(__file__).resolve().parents[1] / "examples" / "clean"
     repo = Repository(root, Config())

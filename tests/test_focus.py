@@ -105,8 +105,8 @@ def board(tmp_path):
 @pytest.fixture
 def reads(monkeypatch):
     """The files parsed in this process: {"head": [...], "base": [...]}."""
-    import penguin_lint.basetree as basetree_mod
-    import penguin_lint.repo as repo_mod
+    import penguin_lint.pr.basetree as basetree_mod
+    import penguin_lint.core.repo as repo_mod
 
     seen = {"head": [], "base": []}
     load_file, load_bytes = repo_mod.load_file, basetree_mod.load_bytes
@@ -283,7 +283,7 @@ def test_focus_reports_what_a_whole_check_reports(board, monkeypatch, what):
         summary(board, "exp-6", score_std="0.0  # rerun")
     commit(board)
     focused = lint(board, "--diff-base", "main")
-    import penguin_lint.engine as engine_mod
+    import penguin_lint.engine.runner as engine_mod
 
     monkeypatch.setattr(engine_mod, "leaderboard_focus", lambda *a: None)
     whole = lint(board, "--diff-base", "main")

@@ -113,7 +113,7 @@ def test_worker_processes_count_what_a_suppression_at_the_top_holds_once(tmp_pat
 
 
 def test_all_outside_a_pull_request_applies_every_suppression_without_asking_git(tmp_path, monkeypatch):
-    import penguin_lint.gitscope as gitscope
+    import penguin_lint.pr.git as gitscope
 
     ws, write = pull_request(tmp_path)
     write({SUMMARY: WRONG_MEAN}, "hide a wrong mean")

@@ -213,7 +213,7 @@ def test_hook_paths_outside_the_one_benchmark_folder_are_said(tmp_path, monkeypa
 
 
 def test_root_rule_for_files_given_at_the_top(tmp_path):
-    from penguin_lint.cli import find_root, root_for
+    from penguin_lint.pipeline import find_root, root_for
 
     top = tmp_path / "top"
     (top / ".git").mkdir(parents=True)

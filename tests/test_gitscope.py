@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 
-from penguin_lint.config import load_config  # noqa: E402
-from penguin_lint.engine import Engine, enabled_rules  # noqa: E402
-from penguin_lint.gitscope import GitError, changed_paths, read_change  # noqa: E402
-from penguin_lint.layout import FILE_KINDS  # noqa: E402
-from penguin_lint.repo import Repository  # noqa: E402
+from penguin_lint.core.config import load_config  # noqa: E402
+from penguin_lint.rules import rule_codes  # noqa: E402
+from penguin_lint.engine.runner import Engine, enabled_rules  # noqa: E402
+from penguin_lint.pr.git import GitError, changed_paths, read_change  # noqa: E402
+from penguin_lint.core.layout import FILE_KINDS  # noqa: E402
+from penguin_lint.core.repo import Repository  # noqa: E402
 from tests.conftest import VALID, lint, write_repo  # noqa: E402
 
 BENCH = "packages/bench-a/benchmark_config.toml"
@@ -303,7 +304,7 @@ def test_diff_run_loads_only_the_change_and_what_it_touches(tmp_path):
     edit(root, "experiments/lb-07/exp-1/test/summary.yaml", "n_attempt: 2\nscore_mean: 40.0\nscore_std: 0.0\n")
 
     def run(changed=None):
-        config = load_config(root, FILE_KINDS)
+        config = load_config(root, FILE_KINDS, rule_codes())
         engine = Engine(Repository(root, config), config, enabled_rules(config))
         if changed is None:
             return engine.run_all()
@@ -336,7 +337,7 @@ def test_editing_a_task_reads_no_experiment_but_removing_one_does(tmp_path):
     root = init_repo(tmp_path / "r", files)
 
     def run(changed):
-        config = load_config(root, FILE_KINDS)
+        config = load_config(root, FILE_KINDS, rule_codes())
         engine = Engine(Repository(root, config), config, enabled_rules(config))
         return engine.run_paths(changed)
 

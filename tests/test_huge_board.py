@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from penguin_lint import preview as preview_mod
-from penguin_lint.finding_cap import MAX_PER_FILE_AND_CODE, Collector
+from penguin_lint.engine.finding_cap import MAX_PER_FILE_AND_CODE, Collector
 from penguin_lint.findings import Finding
 from penguin_lint.rules import _expressions
 from tests.conftest import VALID, lint, write_repo
@@ -89,7 +89,7 @@ def test_collector_keeps_the_cap_while_adding_and_reports_as_before():
         c.add([f])
         peak = max(peak, sum(len(g) for g in c._kept.values()))
     assert peak <= 2 * (MAX_PER_FILE_AND_CODE + 1) + 1
-    from penguin_lint.finding_cap import cap_findings
+    from penguin_lint.engine.finding_cap import cap_findings
 
     kept = sorted(c.findings(), key=Finding.sort_key)
     assert len(kept) == MAX_PER_FILE_AND_CODE + 1

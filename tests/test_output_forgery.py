@@ -14,8 +14,8 @@ import re
 
 import pytest
 
-from penguin_lint import action
-from penguin_lint.reporters import safe_line
+from penguin_lint.github import action
+from penguin_lint.github.workflow_commands import safe_line
 from tests.conftest import lint
 
 LB = "leaderboards/lb/leaderboard.yaml"
@@ -112,7 +112,7 @@ def test_the_action_end_to_end_with_a_forged_config_error(repo, tmp_path, capfd)
 def test_the_guard_judges_whole_lines_and_lets_only_its_own_commands_start_one():
     import io
 
-    from penguin_lint.reporters import DEFUSED, LogGuard, guard_block
+    from penguin_lint.github.workflow_commands import DEFUSED, LogGuard, guard_block
 
     raw = io.StringIO()
     g = LogGuard(raw)
@@ -134,7 +134,7 @@ cmarkgfm = pytest.importorskip("cmarkgfm")
 from cmarkgfm.cmark import Options  # noqa: E402
 
 from penguin_lint import preview  # noqa: E402
-from penguin_lint.reporters import step_summary  # noqa: E402
+from penguin_lint.github import summary as step_summary  # noqa: E402
 
 GFM_EXTENSIONS = ("table", "autolink", "strikethrough", "tagfilter", "tasklist")
 # What penguin-lint's own Markdown makes; anything else came from the repository.
@@ -251,7 +251,7 @@ def test_a_failure_summary_quotes_the_error_inertly():
 
 @pytest.mark.parametrize("hostile", HOSTILE_TEXT)
 def test_step_summary_of_hostile_paths_messages_and_hints(hostile):
-    from penguin_lint.engine import Result
+    from penguin_lint.engine.runner import Result
     from penguin_lint.findings import Finding
 
     base = "https://github.com/lab/benchmarks/blob/" + "b" * 40
@@ -277,7 +277,7 @@ pieced = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
 def test_no_line_of_any_text_through_the_guard_is_a_command(text, cuts):
     import io
 
-    from penguin_lint.reporters import LogGuard
+    from penguin_lint.github.workflow_commands import LogGuard
 
     raw = io.StringIO()
     g = LogGuard(raw)
@@ -294,7 +294,7 @@ def test_no_line_of_any_text_through_the_guard_is_a_command(text, cuts):
                           lambda inner: st.one_of(st.lists(inner, max_size=3),
                                                   st.dictionaries(pieced, inner, max_size=3))))
 def test_json_through_the_guard_parses_to_the_same_value(value):
-    from penguin_lint.reporters import guard_block
+    from penguin_lint.github.workflow_commands import guard_block
 
     for indent in (None, 2):
         text = guard_block(json.dumps(value, indent=indent, ensure_ascii=True))

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from penguin_lint import action
+from penguin_lint.github import action
 from tests.conftest import lint
 from tests.test_hostile import GOOD_META, META, every_format, hostile
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from penguin_lint.numbers import agrees, mean_std, propose, written_decimals, yaml11_number_spellings
+from penguin_lint.loaders.numbers import agrees, mean_std, propose, written_decimals, yaml11_number_spellings
 from tests.conftest import lint
 
 TEST = "experiments/lb/exp-1/test"
@@ -252,7 +252,7 @@ def test_documented_examples_behave_as_documented(repo):
 def test_number_text_is_the_source_as_written():
     from penguin_lint.loaders.toml_loader import load_toml
     from penguin_lint.loaders.yaml_loader import load_yaml
-    from penguin_lint.numbers import number_text
+    from penguin_lint.loaders.numbers import number_text
     paths = [("score_mean",), ("score_std",), ("n_attempt",), ("x", "cost")]
     toml = load_toml("n_attempt = 3\nscore_mean = 69.170   # c\nscore_std = 1_000.25\n[x]\ncost = 6.9e1\n", "s.toml")
     assert [number_text(toml, p) for p in paths] == ["69.170", "1_000.25", "3", "6.9e1"]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from penguin_lint import preview
-from penguin_lint.config import Config
-from penguin_lint.repo import Repository
+from penguin_lint.core.config import Config
+from penguin_lint.core.repo import Repository
 from tests.conftest import VALID as _VALID, lint, write_repo
 
 VALID = {k: textwrap.dedent(v) for k, v in _VALID.items()}

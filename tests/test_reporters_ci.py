@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from penguin_lint.engine import Result
+from penguin_lint.engine.runner import Result
 from penguin_lint.findings import Finding
-from penguin_lint import github_run
-from penguin_lint.reporters import github_reporter, sarif_reporter, step_summary
+from penguin_lint.github import environment as github_run
+from penguin_lint.github import annotations as github_reporter, summary as step_summary
+from penguin_lint.reporters import sarif_reporter
 from penguin_lint.rules import all_rules
 from tests.conftest import VALID, lint, write_repo
 
@@ -163,7 +164,7 @@ def test_format_github_from_the_cli_in_a_subfolder(tmp_path, monkeypatch):
     run = lint(root, "--all", fmt="github")
     assert run.code == 1
     assert commands(run.output)[0].startswith(f"::error file=bench/{TASK},line=1,col=1,")
-    assert f"### {github_reporter.step_summary.md('bench/' + TASK, cell=False)}\n" in summary.read_text()
+    assert f"### {step_summary.md('bench/' + TASK, cell=False)}\n" in summary.read_text()
     sarif = json.loads(lint(root, "--all", fmt="sarif").output)
     assert sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] \
         == f"bench/{TASK}"

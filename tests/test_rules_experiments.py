@@ -1,11 +1,11 @@
 """PL301-PL308: experiment folders, attempts and summaries."""
 import shutil
 
-from penguin_lint.config import load_config
-from penguin_lint.engine import Engine, enabled_rules
-from penguin_lint.layout import FILE_KINDS
-from penguin_lint.repo import Repository
-from penguin_lint.rules import get_rule
+from penguin_lint.core.config import load_config
+from penguin_lint.engine.runner import Engine, enabled_rules
+from penguin_lint.core.layout import FILE_KINDS
+from penguin_lint.core.repo import Repository
+from penguin_lint.rules import get_rule, rule_codes
 from tests.conftest import VALID, lint
 
 EXP = "experiments/lb/exp-1"
@@ -14,7 +14,7 @@ TEST = f"{EXP}/test"
 
 def engine(root):
     """An engine built the way the command line builds one."""
-    config = load_config(root, FILE_KINDS)
+    config = load_config(root, FILE_KINDS, rule_codes())
     return Engine(Repository(root, config), config, enabled_rules(config))
 
 

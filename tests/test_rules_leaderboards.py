@@ -1,10 +1,11 @@
 """PL401–PL408: leaderboard expressions against the experiments they reference."""
 import shutil
 
-from penguin_lint.config import load_config
-from penguin_lint.engine import Engine, enabled_rules
-from penguin_lint.layout import FILE_KINDS
-from penguin_lint.repo import Repository
+from penguin_lint.core.config import load_config
+from penguin_lint.rules import rule_codes
+from penguin_lint.engine.runner import Engine, enabled_rules
+from penguin_lint.core.layout import FILE_KINDS
+from penguin_lint.core.repo import Repository
 from tests.conftest import lint
 
 LB = "leaderboards/lb/leaderboard.yaml"
@@ -423,7 +424,7 @@ def test_pl408_passes_for_equal_counts(repo):
 # -- pull-request mode --------------------------------------------------------------
 
 def _engine(root):
-    config = load_config(root, FILE_KINDS)
+    config = load_config(root, FILE_KINDS, rule_codes())
     repo = Repository(root, config)
     return Engine(repo, config, enabled_rules(config))
 

@@ -8,7 +8,7 @@ from textwrap import dedent
 
 import pytest
 
-from penguin_lint.shard import Shard, assign, parse_shard
+from penguin_lint.engine.shard import Shard, assign, parse_shard
 from tests.conftest import VALID, lint, write_repo
 
 BENCH = "packages/bench-a/benchmark_config.toml"

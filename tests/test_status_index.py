@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from penguin_lint.status_index import StatusIndex
+from penguin_lint.pr.status_index import StatusIndex
 from tests.conftest import VALID, lint, pull_request_repo, write_repo
 
 ATTEMPT = "experiments/lb/exp-1/test/attempt-1.yaml"

@@ -13,7 +13,7 @@ import math
 import re
 from typing import Dict, List, Optional, Tuple
 
-from penguin_lint.toml_parser import tomllib
+from penguin_lint.loaders.toml_parser import tomllib
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import MAX_CONTAINERS, MAX_DEPTH, MAX_VALUES, Document

@@ -5,7 +5,7 @@ import hashlib
 import json
 from urllib.parse import quote
 
-from penguin_lint import __version__
+from penguin_lint.version import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 

@@ -1,7 +1,8 @@
 """``path:line:col: CODE message``, a hint line where one helps, a summary."""
 from __future__ import annotations
 
-from penguin_lint.reporters import defuse, files_checked, no_changes, safe_line, sanitize
+from penguin_lint.github.workflow_commands import defuse, safe_line, sanitize
+from penguin_lint.reporters.wording import files_checked, no_changes
 
 _RED, _YELLOW, _BOLD, _DIM, _CYAN, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
 

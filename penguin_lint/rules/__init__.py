@@ -27,6 +27,11 @@ def all_rules() -> List[Rule]:
     return list(_ORDERED)
 
 
+def rule_codes() -> List[str]:
+    """Every registered rule's code (what a configuration may name)."""
+    return [r.code for r in all_rules()]
+
+
 def get_rule(code: str) -> Rule:
     all_rules()
     return _REGISTRY[code.upper()]

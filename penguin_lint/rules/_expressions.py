@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
-from penguin_lint.layout import safe_segment
-from penguin_lint.repo import Repository
+from penguin_lint.core.layout import safe_segment
+from penguin_lint.core.repo import Repository
 from penguin_lint.rules.base import Rule
 
 OPS = ("mean", "sum", "sub", "div", "weighted_mean")

@@ -10,26 +10,13 @@ from __future__ import annotations
 
 import inspect
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, Optional, Tuple
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Tuple
 
+from penguin_lint.engine.subject import Subject
 from penguin_lint.findings import ERROR, WARNING, Finding, Position, Problem
 
 if TYPE_CHECKING:  # pragma: no cover
-    from penguin_lint.context import Context
-
-
-@dataclass
-class Subject:
-    """A file or folder that rules are run on."""
-
-    path: str
-    kind: str
-    groups: Dict[str, str] = field(default_factory=dict)
-    is_dir: bool = False
-    #: a ``focus.Focus`` when only part of the subject is re-checked (a
-    #: leaderboard checked as a dependent of a change); None: all of it
-    focus: Any = None
+    from penguin_lint.engine.context import Context
 
 
 class Rule:
@@ -104,4 +91,4 @@ class ProblemRule(Rule):
 
 DATA_FILE_KINDS = ("benchmark_config", "task_config", "leaderboard", "meta_info",
                    "summary", "attempt", "harbor_leaderboard", "harbor_rows")
-__all__ = ["Rule", "ProblemRule", "Subject", "ERROR", "WARNING", "DATA_FILE_KINDS"]
+__all__ = ["Rule", "ProblemRule", "ERROR", "WARNING", "DATA_FILE_KINDS"]

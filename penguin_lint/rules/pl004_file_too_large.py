@@ -1,5 +1,5 @@
 """PL004 file-too-large: a file over the size limit (default 5 MiB)."""
-from penguin_lint.config import DEFAULT_SIZE_LIMIT
+from penguin_lint.core.config import DEFAULT_SIZE_LIMIT
 from penguin_lint.findings import Position
 from penguin_lint.loaders import _human
 from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule

@@ -1,5 +1,5 @@
 """PL006 symlink: a symbolic link where data files live."""
-from penguin_lint.layout import DIR_KINDS
+from penguin_lint.core.layout import DIR_KINDS
 from penguin_lint.rules.base import Rule
 
 

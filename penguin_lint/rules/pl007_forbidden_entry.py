@@ -1,6 +1,6 @@
 """PL007 forbidden-entry: dot-entries, scoreboard.yaml, .jobs/, archives, executables in a package;
 a nested git repository (a submodule) anywhere in the layout."""
-from penguin_lint.layout import DIR_KINDS
+from penguin_lint.core.layout import DIR_KINDS
 from penguin_lint.rules.base import Rule
 
 ARCHIVES = (".zip", ".tar", ".tgz", ".gz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tbz2", ".txz", ".lz4", ".whl", ".jar")

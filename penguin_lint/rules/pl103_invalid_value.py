@@ -1,4 +1,5 @@
 """PL103 invalid-value: enum, range, pattern or format violation not covered by a rule below."""
+from penguin_lint.rules._expressions import overflow_problems
 from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
 
 
@@ -18,3 +19,11 @@ class InvalidValue(ProblemRule):
     kinds = DATA_FILE_KINDS
     bad = ('leaderboard.yaml', 'status: public\n')
     good = ('leaderboard.yaml', 'status: draft\n')
+
+    def check(self, subject, ctx):
+        yield from super().check(subject, ctx)
+        if subject.kind == "leaderboard":
+            doc = ctx.repo.load(subject.path)
+            if doc is not None and doc.parsed:
+                for p in overflow_problems(subject, ctx):
+                    yield self.from_problem(subject, p)

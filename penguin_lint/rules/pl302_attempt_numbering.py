@@ -1,8 +1,8 @@
 """PL302 attempt-numbering: attempt files not exactly 1..n_attempt."""
 import re
 
-from penguin_lint.layout import ATTEMPT_RE
-from penguin_lint.numbers import as_float, attempts_mean, is_number, summary_states
+from penguin_lint.core.layout import ATTEMPT_RE
+from penguin_lint.loaders.numbers import as_float, attempts_mean, is_number, summary_states
 from penguin_lint.rules.base import Rule
 
 # Files that are meant as attempts, whatever their spelling (attempt-01.yaml,

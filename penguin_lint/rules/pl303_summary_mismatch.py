@@ -2,7 +2,7 @@
 import math
 from decimal import Decimal
 
-from penguin_lint.numbers import (MIN_DECIMALS, agrees_rounded, as_float, is_number, is_plain_decimal,
+from penguin_lint.loaders.numbers import (MIN_DECIMALS, agrees_rounded, as_float, is_number, is_plain_decimal,
                                    mean_std, number_text, propose, rounding_applies, states,
                                    written_decimals)
 from penguin_lint.rules.base import Rule

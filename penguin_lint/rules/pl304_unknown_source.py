@@ -1,5 +1,5 @@
 """PL304 unknown-source: an attempt record's source is not a task of the benchmark."""
-from penguin_lint.layout import ATTEMPT_RE, safe_segment
+from penguin_lint.core.layout import ATTEMPT_RE, safe_segment
 from penguin_lint.rules.base import Rule
 from penguin_lint.rules.pl307_unknown_benchmark import changed_benchmark, closest, experiments_using
 

@@ -2,7 +2,7 @@
 import difflib
 import weakref
 
-from penguin_lint.layout import safe_segment
+from penguin_lint.core.layout import safe_segment
 from penguin_lint.rules.base import Rule
 
 # One index per lint run: pull-request mode asks, per changed package file,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
-from penguin_lint.config import CONFIG_FILE, Config, ConfigError
+from penguin_lint.core.config import CONFIG_FILE, Config, ConfigError
 from penguin_lint.rules.base import WARNING, Rule
 
 
@@ -93,14 +93,15 @@ class ConfigChanged(Rule):
                 "--config-from-worktree")
         uses = ("; the run uses the base's configuration" if ctx.config_from_base
                 else "; this run uses it as it is in the working tree")
-        from penguin_lint.config import parse_config
-        from penguin_lint.layout import FILE_KINDS
+        from penguin_lint.core.config import parse_config
+        from penguin_lint.core.layout import FILE_KINDS
+        from penguin_lint.rules import rule_codes
 
         def parsed(raw):
             if raw is None:
                 return Config(), None
             try:
-                return parse_config(raw, FILE_KINDS), None
+                return parse_config(raw, FILE_KINDS, rule_codes()), None
             except ConfigError as e:
                 return None, str(e)
 

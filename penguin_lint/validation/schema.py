@@ -18,7 +18,7 @@ from typing import Any, Dict, List
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import MAX_PROBLEMS_PER_CODE, Document
 from penguin_lint.loaders.positions import split_lines
-from penguin_lint.numbers import yaml11_number_hint
+from penguin_lint.loaders.numbers import yaml11_number_hint
 from penguin_lint.validation import patterns
 from penguin_lint.validation.fast import compile_schema
 from penguin_lint.validation.formats import FORMAT_CHECKS, FORMAT_NAMES, make_format_checker

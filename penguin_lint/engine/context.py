@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Set
 
-from penguin_lint.config import Config
+from penguin_lint.core.config import Config
 from penguin_lint.findings import Problem
-from penguin_lint.layout import FILE_KINDS
+from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.loaders.document import Document
-from penguin_lint.repo import Repository
-from penguin_lint.rules.base import Subject
+from penguin_lint.core.repo import Repository
+from penguin_lint.engine.subject import Subject
 from penguin_lint.validation.schema import validate
 
 
@@ -51,10 +51,6 @@ class Context:
             doc = self.repo.load(subject.path)
             schema = FILE_KINDS.get(subject.kind)
             cached = validate(doc, schema) if doc is not None and schema else []
-            if subject.kind == "leaderboard" and doc is not None and doc.parsed:
-                from penguin_lint.rules._expressions import overflow_problems
-
-                cached = cached + overflow_problems(subject, self)
             self._schema[subject.path] = cached
         return cached
 

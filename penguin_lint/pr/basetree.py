@@ -10,100 +10,22 @@ Nothing is checked out, no worktree is made, nothing is written into
 pull request (a newline, a colon) cannot confuse the batch protocol.
 
 :class:`BaseRepository` offers the same interface as
-:class:`~penguin_lint.repo.Repository` (listing, kinds, bytes), so the same
+:class:`~penguin_lint.core.repo.Repository` (listing, kinds, bytes), so the same
 rules run on both sides of a change.
 """
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional
 
-from penguin_lint.config import Config
+from penguin_lint.core.config import Config
 from penguin_lint.loaders import load_bytes
 from penguin_lint.loaders.document import Document
-from penguin_lint.repo import Entry, Repository, _plain_rel
-
-# git's options that keep a read-only command read-only: no index refresh,
-# no lock taken, no file-system monitor started.
-READ_ONLY = ("--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off")
+from penguin_lint.core.repo import Entry, Repository, _plain_rel
+from penguin_lint.pr.git import GitObjects
 
 _TREE, _FILE, _EXEC, _LINK = "40000", "100644", "100755", "120000"
-
-
-class GitObjects:
-    """One ``git cat-file --batch`` process, asked by object id."""
-
-    def __init__(self, top: str):
-        self.top = top
-        self._proc: Optional[subprocess.Popen] = None
-        self.last_size = 0  # the size git gave for the last object read
-
-    def _start(self) -> subprocess.Popen:
-        if self._proc is None:
-            from penguin_lint.gitscope import GitError
-
-            try:
-                self._proc = subprocess.Popen(
-                    ["git", *READ_ONLY, "cat-file", "--batch"], cwd=self.top,
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            except OSError as e:
-                raise GitError(f"cannot run git: {e.strerror}") from None
-        return self._proc
-
-    def resolve(self, spec: str) -> Optional[str]:
-        """The object id revision ``spec`` names, or None."""
-        return self._ask(spec)[0]
-
-    def read(self, oid: str, limit: Optional[int] = None) -> Tuple[Optional[str], bytes]:
-        """(type, content) of object ``oid`` (an id, or any revision such as
-        ``HEAD^{commit}``: cat-file resolves names as rev-parse does); (None,
-        b"") when it is missing. With ``limit``, an object over it yields
-        only its first ``limit + 1`` bytes, as a file read with that limit."""
-        _, kind, data = self._ask(oid, limit)
-        return kind, data
-
-    def _ask(self, name: str, limit: Optional[int] = None) -> Tuple[Optional[str], Optional[str], bytes]:
-        """(object id, type, content) of ``name``; (None, None, b"") when
-        missing. The header gives the size before the content: past
-        ``limit``, the rest is read through and dropped, never held."""
-        from penguin_lint.gitscope import GitError
-
-        proc = self._start()
-        try:
-            proc.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
-            proc.stdin.flush()
-            header = proc.stdout.readline().split()
-        except (OSError, ValueError):
-            raise GitError("git cat-file ended unexpectedly") from None
-        if len(header) != 3 or header[-1] in (b"missing", b"ambiguous"):
-            if header[-1:] == [b"missing"] or header[-1:] == [b"ambiguous"]:
-                return None, None, b""
-            raise GitError("git cat-file ended unexpectedly")
-        oid, kind, size = header[0].decode("ascii", "replace"), header[1].decode("ascii", "replace"), int(header[2])
-        self.last_size = size
-        keep = size if limit is None or size <= limit else limit + 1
-        data = proc.stdout.read(keep)
-        got, rest = len(data), size - keep
-        while rest > 0:
-            chunk = proc.stdout.read(min(rest, 1 << 20))
-            if not chunk:
-                break
-            rest -= len(chunk)
-        proc.stdout.read(1)  # the newline after the content
-        if got != keep or rest:
-            raise GitError("git cat-file ended unexpectedly")
-        return oid, kind, data
-
-    def close(self) -> None:
-        if self._proc is not None:
-            try:
-                self._proc.stdin.close()
-                self._proc.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):  # pragma: no cover
-                self._proc.kill()
-            self._proc = None
 
 
 def _parse_tree(data: bytes, hash_len: int):

@@ -15,7 +15,8 @@ import re
 from typing import Callable, Dict, List, Optional
 from urllib.parse import quote
 
-from penguin_lint.reporters import files_checked, no_changes, sanitize
+from penguin_lint.reporters.wording import files_checked, no_changes
+from penguin_lint.github.workflow_commands import sanitize
 
 #: GitHub's cap is 1 MiB per step; stay a little under it.
 LIMIT = 1_000_000

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, NamedTuple, Tuple
 
-from penguin_lint.contentid import git_lines
+from penguin_lint.cache.contentid import git_lines
 
 _SHARD = re.compile(r"^\s*([0-9]{1,6})\s*/\s*([0-9]{1,6})\s*$")
 _DATA_EXT = (".yaml", ".yml", ".toml", ".json")
@@ -107,7 +107,7 @@ def assign(weights: List[int], keys: List[str], count: int, first_load: int = 0)
 
 
 def shard_units(repo, units, shard: Shard):
-    from penguin_lint.cache import unit_key
+    from penguin_lint.cache.units import unit_key
 
     if shard.count == 1:
         return list(units)

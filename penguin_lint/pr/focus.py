@@ -47,12 +47,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, FrozenSet, Optional, Tuple
 
-from penguin_lint.config import CONFIG_FILE
+from penguin_lint.core.config import CONFIG_FILE
 
 if TYPE_CHECKING:  # pragma: no cover
-    from penguin_lint.layout import Layout
-    from penguin_lint.rules.base import Subject
-    from penguin_lint.scope import Change
+    from penguin_lint.core.layout import Layout
+    from penguin_lint.engine.subject import Subject
+    from penguin_lint.pr.blame import Change
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ Every git failure becomes a :class:`GitError` with a one-line message.
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
@@ -37,8 +38,78 @@ class GitError(Exception):
     """Git trouble: one line on stderr, exit 2."""
 
 
+class GitObjects:
+    """One ``git cat-file --batch`` process, asked by object id."""
+
+    def __init__(self, top: str):
+        self.top = top
+        self._proc: Optional[subprocess.Popen] = None
+        self.last_size = 0  # the size git gave for the last object read
+
+    def _start(self) -> subprocess.Popen:
+        if self._proc is None:
+            try:
+                self._proc = subprocess.Popen(
+                    ["git", *READ_ONLY, "cat-file", "--batch"], cwd=self.top,
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            except OSError as e:
+                raise GitError(f"cannot run git: {e.strerror}") from None
+        return self._proc
+
+    def resolve(self, spec: str) -> Optional[str]:
+        """The object id revision ``spec`` names, or None."""
+        return self._ask(spec)[0]
+
+    def read(self, oid: str, limit: Optional[int] = None) -> Tuple[Optional[str], bytes]:
+        """(type, content) of object ``oid`` (an id, or any revision such as
+        ``HEAD^{commit}``: cat-file resolves names as rev-parse does); (None,
+        b"") when it is missing. With ``limit``, an object over it yields
+        only its first ``limit + 1`` bytes, as a file read with that limit."""
+        _, kind, data = self._ask(oid, limit)
+        return kind, data
+
+    def _ask(self, name: str, limit: Optional[int] = None) -> Tuple[Optional[str], Optional[str], bytes]:
+        """(object id, type, content) of ``name``; (None, None, b"") when
+        missing. The header gives the size before the content: past
+        ``limit``, the rest is read through and dropped, never held."""
+        proc = self._start()
+        try:
+            proc.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
+            proc.stdin.flush()
+            header = proc.stdout.readline().split()
+        except (OSError, ValueError):
+            raise GitError("git cat-file ended unexpectedly") from None
+        if len(header) != 3 or header[-1] in (b"missing", b"ambiguous"):
+            if header[-1:] == [b"missing"] or header[-1:] == [b"ambiguous"]:
+                return None, None, b""
+            raise GitError("git cat-file ended unexpectedly")
+        oid, kind, size = header[0].decode("ascii", "replace"), header[1].decode("ascii", "replace"), int(header[2])
+        self.last_size = size
+        keep = size if limit is None or size <= limit else limit + 1
+        data = proc.stdout.read(keep)
+        got, rest = len(data), size - keep
+        while rest > 0:
+            chunk = proc.stdout.read(min(rest, 1 << 20))
+            if not chunk:
+                break
+            rest -= len(chunk)
+        proc.stdout.read(1)  # the newline after the content
+        if got != keep or rest:
+            raise GitError("git cat-file ended unexpectedly")
+        return oid, kind, data
+
+    def close(self) -> None:
+        if self._proc is not None:
+            try:
+                self._proc.stdin.close()
+                self._proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):  # pragma: no cover
+                self._proc.kill()
+            self._proc = None
+
+
 def _show(text: str) -> str:
-    from penguin_lint.reporters import sanitize
+    from penguin_lint.github.workflow_commands import sanitize
 
     return sanitize(text)
 
@@ -111,8 +182,6 @@ class GitRepo:
         """One ``git cat-file --batch`` for the whole run: revisions are
         resolved and base trees read through it, not a process each."""
         if self._objects is None:
-            from penguin_lint.basetree import GitObjects
-
             self._objects = GitObjects(self.top)
         return self._objects
 
@@ -210,12 +279,12 @@ class GitRepo:
             change.gitlinks.update(p for p in (self.to_root(e[1]) for e in committed if e[3]) if p is not None)
         copy = None
         if cache_root is not None and self.index is not None:
-            from penguin_lint.status_index import StatusIndex
+            from penguin_lint.pr.status_index import StatusIndex
 
             index = StatusIndex(cache_root, self.index, top=self.top)
             copy = index.prepare()
         if copy is not None:
-            from penguin_lint.status_index import STATUS_FLAGS, status_env
+            from penguin_lint.pr.status_index import STATUS_FLAGS, status_env
 
             # no pathspec (git then ignores its untracked cache): the whole
             # work tree, narrowed below

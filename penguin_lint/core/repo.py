@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
-from penguin_lint.config import Config, glob_roots
-from penguin_lint.layout import Layout, safe_segment
+from penguin_lint.core.config import Config, glob_roots
+from penguin_lint.core.layout import Layout, safe_segment
 from penguin_lint.loaders import load_file
 from penguin_lint.loaders.document import Document
 

@@ -33,7 +33,7 @@ import stat
 from pathlib import Path
 from typing import Optional
 
-from penguin_lint.atomic import replace_file
+from penguin_lint.core.atomic import replace_file
 
 # git keeps a split index's entries in sharedindex.* files beside the index;
 # a copy elsewhere would not find them (nor should git write them here).
@@ -83,7 +83,7 @@ class StatusIndex:
     def _warn(self, message: str) -> None:
         if not self._warned:
             self._warned = True
-            from penguin_lint.console import say
+            from penguin_lint.reporters.console import say
 
             say(f"penguin-lint: warning: {message}")
 
@@ -115,8 +115,8 @@ class StatusIndex:
                 self.discard("was changed or damaged")
                 return None
         if self.top is not None:
-            from penguin_lint.cache import CacheWarning, refuse_linked, refuse_tracked
-            from penguin_lint.contentid import ContentIds
+            from penguin_lint.cache.units import CacheWarning, refuse_linked, refuse_tracked
+            from penguin_lint.cache.contentid import ContentIds
 
             try:
                 refuse_linked(Path(self.top), self.root)
@@ -153,7 +153,7 @@ class StatusIndex:
     def _real_folders(self) -> bool:
         # made folder by folder, each a real folder and never a link: the
         # cache may sit inside a checkout that a pull request wrote
-        from penguin_lint.cache import prepare_root
+        from penguin_lint.cache.units import prepare_root
 
         prepare_root(self.root)
         path = self.root

@@ -31,12 +31,12 @@ import time
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from penguin_lint import __version__
-from penguin_lint.atomic import replace_file
-from penguin_lint.contentid import ContentIds
+from penguin_lint.version import __version__
+from penguin_lint.core.atomic import replace_file
+from penguin_lint.cache.contentid import ContentIds
 from penguin_lint.findings import ERROR, WARNING, Finding
 from penguin_lint.suppressions import CARRIER
-from penguin_lint.repo import Entry, ReadLog, Repository, _plain_rel as _plain, file_state
+from penguin_lint.core.repo import Entry, ReadLog, Repository, _plain_rel as _plain, file_state
 
 FORMAT = 3
 DEFAULT_DIR = ".penguin-lint-cache"
@@ -150,14 +150,14 @@ def settings_key(config, rule_codes: Iterable[str], options: dict) -> str:
 
 # The code that verdicts come from (reporters and the command line only
 # print them).
-_VERDICT_MODULES = ("config.py", "context.py", "engine.py", "findings.py", "layout.py", "repo.py")
-_VERDICT_PACKAGES = ("loaders", "rules", "validation")
+_VERDICT_MODULES = ("findings.py", "suppressions.py")
+_VERDICT_PACKAGES = ("core", "engine", "loaders", "rules", "validation")
 
 
 def _code_stamp() -> str:
     # An edited checkout (an editable install) must not reuse the verdicts
     # of the code before the edit: the size and time stamp of every module.
-    base = os.path.dirname(os.path.abspath(__file__))
+    base = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package
     paths = [os.path.join(base, m) for m in _VERDICT_MODULES]
     for pkg in _VERDICT_PACKAGES:
         try:
@@ -176,7 +176,7 @@ def _code_stamp() -> str:
 
 
 def _schema_stamp() -> str:
-    from penguin_lint.layout import FILE_KINDS
+    from penguin_lint.core.layout import FILE_KINDS
     from penguin_lint.validation.schema import _load_schema_text
 
     h = hashlib.blake2b(digest_size=16)

@@ -8,60 +8,27 @@ findings about files missing from the touched folders.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 import os
+from dataclasses import replace
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-from penguin_lint.config import CONFIG_FILE, Config, matches_any
-from penguin_lint.context import Context
-from penguin_lint.finding_cap import Collector, cap_findings
-from penguin_lint.findings import ERROR, Finding
-from penguin_lint.focus import leaderboard_focus
-from penguin_lint.repo import SKIPPED_DIRS, Repository
-from penguin_lint.layout import FILE_KINDS
+from penguin_lint.core.config import CONFIG_FILE, Config, matches_any
+from penguin_lint.engine.context import Context
+from penguin_lint.engine.finding_cap import Collector, cap_findings
+from penguin_lint.engine.result import Result
+from penguin_lint.findings import Finding
+from penguin_lint.pr.blame import Change, Scope
+from penguin_lint.pr.focus import leaderboard_focus
+from penguin_lint.core.repo import SKIPPED_DIRS, Repository
+from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule
 from penguin_lint.suppressions import Ledger
-from penguin_lint.rules.base import Rule, Subject
+from penguin_lint.engine.subject import Subject
+from penguin_lint.rules.base import Rule
 
 
 class ToolError(Exception):
     """A failure of the tool itself: one line on stderr, exit 2."""
-
-
-@dataclass
-class Result:
-    findings: List[Finding]
-    files: int
-    loads: int = 0
-    #: repository paths the change touched (added, modified, renamed to,
-    #: deleted); None for --all. Reporters use it to order what a reviewer
-    #: sees first (findings in touched files before dependents).
-    touched: Optional[frozenset] = None
-    #: older findings in touched files that --new-only left out
-    hidden: int = 0
-    #: what a pull-request run compared with: "origin/main (3f2a1c9)"; None otherwise
-    compared_with: Optional[str] = None
-    #: files parsed from the base to tell old findings from new
-    base_loads: int = 0
-    #: a pull-request run that found no change at all
-    no_changes: bool = False
-    #: findings folded into "N more" findings (finding_cap.py)
-    omitted: int = 0
-    #: findings an inline "penguin-lint: disable" comment suppressed
-    suppressed: int = 0
-    #: findings --fix repaired before this result was made (None: no --fix)
-    fixed: Optional[int] = None
-    #: inline suppressions the change adds (suppressions.AddedSuppression);
-    #: they suppress nothing in the run that reviews the change
-    suppressions_added: List = field(default_factory=list)
-
-    @property
-    def errors(self) -> int:
-        return sum(1 for f in self.findings if f.severity == ERROR)
-
-    @property
-    def warnings(self) -> int:
-        return sum(1 for f in self.findings if f.severity != ERROR)
 
 
 def enabled_rules(config: Config, select: Optional[List[str]] = None,
@@ -206,7 +173,7 @@ class Engine:
         loads = self.repo.loads
         self.ctx.reset()
         if shard is not None:
-            from penguin_lint.shard import shard_units
+            from penguin_lint.engine.shard import shard_units
 
             units = shard_units(self.repo, units, shard)
         run = self.run_unit
@@ -276,7 +243,7 @@ class Engine:
         rule = next((r for r in self.rules if r.code == "PL007"), None)
         if rule is None:
             return []
-        from penguin_lint.gitscope import gitlinks_among, in_work_tree
+        from penguin_lint.pr.git import gitlinks_among, in_work_tree
 
         if not in_work_tree(self.repo.root):
             return []
@@ -380,13 +347,11 @@ class Engine:
         """Lint what ``changed`` (repository paths, existing or deleted)
         touches, with no base to compare with: every finding of a re-checked
         subject that the change can have caused is reported."""
-        from penguin_lint.scope import Change, Scope
-
         change = Change.of(self.repo, changed)
         folders = [p for p in change.touched if p == "" or self.repo.is_dir(p)]
         return self.run_change(change, Scope(change, folders=folders))
 
-    def run_change(self, change: "Change", scope: "Scope") -> Result:
+    def run_change(self, change: Change, scope: Scope) -> Result:
         """Lint what ``change`` touches and what it can break; ``scope``
         decides which of the findings the change is blamed for.
 

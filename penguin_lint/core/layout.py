@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Optional, Tuple
 
-from penguin_lint.config import Config, glob_match
+from penguin_lint.core.config import Config, glob_match
 
 # kind -> schema file (without .json); these are the loadable file kinds.
 FILE_KINDS = {

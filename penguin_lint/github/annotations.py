@@ -17,9 +17,11 @@ from __future__ import annotations
 import os
 from typing import Callable, List, Optional
 
-from penguin_lint.reporters import defuse, emit_command, files_checked, no_changes, safe_line, sanitize, step_summary
+from penguin_lint.github.workflow_commands import defuse, emit_command, safe_line, sanitize
+from penguin_lint.reporters.wording import files_checked, no_changes
+from penguin_lint.github import summary as job_summary
 from penguin_lint.reporters.review_order import ordered
-from penguin_lint.reporters.step_summary import plural
+from penguin_lint.github.summary import plural
 
 SHOWN_PER_LEVEL = 10  # what GitHub displays per step and severity
 
@@ -113,14 +115,14 @@ def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
         emit_command(stream, annotation(f))
     summary = None
     if summary_path:
-        summary = step_summary.render(result, review, blob_base, exists,
-                                      budget=step_summary.LIMIT - _existing(summary_path))
+        summary = job_summary.render(result, review, blob_base, exists,
+                                      budget=job_summary.LIMIT - _existing(summary_path))
     hidden = len(review) - len(shown)
     if hidden:
         where = ""
         if summary is not None:
             where = ("the job summary lists as many as fit in GitHub's 1 MiB and "
-                     if step_summary.CUT_NOTE in summary else "the job summary lists them all and ")
+                     if job_summary.CUT_NOTE in summary else "the job summary lists them all and ")
         emit_command(stream, f"::notice title=penguin-lint::{plural(hidden, 'more finding')} than GitHub annotates "
                      f"({SHOWN_PER_LEVEL} errors and {SHOWN_PER_LEVEL} warnings per step): "
                      f"{where}the log prints every one")

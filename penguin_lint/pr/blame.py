@@ -24,16 +24,27 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Protocol, Set, Tuple
 
 from penguin_lint.findings import Finding
 from penguin_lint.loaders.document import Document, mark_position
 
-if TYPE_CHECKING:  # pragma: no cover
-    from penguin_lint.engine import Engine
-    from penguin_lint.rules.base import Subject
+from penguin_lint.engine.subject import Subject
 
 TOUCHED, DEPENDENT = "touched", "dependent"
+
+
+class Checker(Protocol):
+    """What blame asks of an engine (``engine.runner.Engine``): the tree it
+    reads, and the findings of one subject there. Blame is below the engine:
+    the engine hands it one for the base and one for the change."""
+
+    repo: Any
+    ctx: Any
+
+    def subject(self, path: str, is_dir: bool) -> Subject: ...
+
+    def check(self, subject: Subject) -> List[Finding]: ...
 
 
 @dataclass
@@ -129,7 +140,7 @@ class Scope:
     configuration (None when there is no base: outside git, or before the
     first commit — then every finding is new)."""
 
-    def __init__(self, change: Change, base: Optional["Engine"] = None, new_only: bool = False,
+    def __init__(self, change: Change, base: Optional[Checker] = None, new_only: bool = False,
                  folders: Iterable[str] = (), focus: bool = False):
         self.change = change
         self.base = base
@@ -151,7 +162,7 @@ class Scope:
         return any(d == "" or path.startswith(d + "/") for d in self.folders)
 
     # -- the base side ---------------------------------------------------------
-    def _base_counter(self, subject: "Subject") -> Counter:
+    def _base_counter(self, subject: Subject) -> Counter:
         base_path = self.change.base_path(subject.path)
         got = self._base_prints.get(base_path)
         if got is None:
@@ -167,7 +178,7 @@ class Scope:
         return got
 
     # -- the verdict -----------------------------------------------------------
-    def report(self, subject: "Subject", findings: List[Finding], engine: "Engine") -> List[Finding]:
+    def report(self, subject: Subject, findings: List[Finding], engine: Checker) -> List[Finding]:
         """The findings of ``subject`` that the change is blamed for, each
         with its ``scope`` set.
 
@@ -234,7 +245,7 @@ def _without_place(fp: tuple) -> tuple:
     return code, path, message
 
 
-def _loadable(engine: "Engine", path: str) -> bool:
+def _loadable(engine: Checker, path: str) -> bool:
     from penguin_lint.loaders import format_of
 
     return format_of(path) is not None and engine.repo.is_file(path)

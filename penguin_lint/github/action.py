@@ -1,4 +1,4 @@
-"""The GitHub Action's step: ``python -I -m penguin_lint.action``.
+"""The GitHub Action's step: ``python -I -m penguin_lint.github.action``.
 
 Inputs arrive as environment variables (``action.yml`` maps each input into
 ``env:``; none is pasted into a shell script, so a branch name or a select
@@ -21,22 +21,22 @@ The working directory is the pull request's checkout, which may hold a
 ``penguin_lint/``, ``json.py`` or ``click.py`` of its own: every Python
 process is started in isolated mode (``-I``), so only installed code runs.
 
-The linter runs once (JSON); annotations, the step summary and SARIF are all
-made from that one result, with paths named from the repository root. Writes
+The linter runs once, in this process, through the pipeline the command
+line uses (``penguin_lint.pipeline``); annotations, the step summary and
+SARIF are all made from that one result, with paths named from the
+repository root. Writes
 ``errors``, ``warnings``, ``sarif`` and ``status`` to ``$GITHUB_OUTPUT``,
 and a step summary even when the linter cannot run. Exit status is the
 linter's: 0, 1 on errors (or warnings with strict), 2 when it cannot run.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, Optional
 
 TRUE = ("1", "true", "yes", "on")
 
@@ -77,7 +77,7 @@ def _codes(value: str) -> str:
 
 def base_ref(env: Dict[str, str]) -> Optional[str]:
     """The ref to compare with, as GitHub describes the run."""
-    from penguin_lint.github_run import event
+    from penguin_lint.github.environment import event
 
     if env.get("PENGUIN_LINT_BASE", "").strip():
         return env["PENGUIN_LINT_BASE"].strip()
@@ -91,31 +91,22 @@ def base_ref(env: Dict[str, str]) -> Optional[str]:
     return None  # the linter picks the default branch
 
 
-def command(env: Dict[str, str], json_out: str, root: Optional[Path] = None) -> List[str]:
-    # -I: neither the working directory (the pull request) nor PYTHON* variables
-    # reach sys.path.
-    args = [sys.executable, "-I", "-m", "penguin_lint", "--format", "json", "--output", json_out,
-            "--color", "never"]
-    if root is not None:
-        args.append(f"--root={root}")
+def request(env: Dict[str, str], root: Path):
+    """The run the step's inputs ask for (``pipeline.Request``)."""
+    from penguin_lint.pipeline import Request
+
+    select, ignore = _codes(env.get("PENGUIN_LINT_SELECT", "")), _codes(env.get("PENGUIN_LINT_IGNORE", ""))
+    req = Request(root=root, cwd=root, env=env, cache_dir=env.get("PENGUIN_LINT_CACHE_DIR") or None,
+                  select=[select] if select else [], ignore=[ignore] if ignore else [])
     if _flag(env, "PENGUIN_LINT_ALL"):
-        args.append("--all")
+        req.all = True
         if env.get("GITHUB_BASE_REF"):
             # a pull request's run: judged by the base's configuration, not its own
-            args.append(f"--config-base={base_ref(env)}")  # one argument: a ref cannot pose as an option
+            req.config_base = base_ref(env)
     else:
-        base = base_ref(env)
-        if base:
-            args.append(f"--diff-base={base}")  # one argument: a ref cannot pose as an option
-    for name, opt in (("PENGUIN_LINT_SELECT", "--select"), ("PENGUIN_LINT_IGNORE", "--ignore")):
-        codes = _codes(env.get(name, ""))
-        if codes:
-            args.append(f"{opt}={codes}")
-    if _flag(env, "PENGUIN_LINT_STRICT"):
-        args.append("--strict")
-    if _flag(env, "PENGUIN_LINT_NEW_ONLY") and not _flag(env, "PENGUIN_LINT_ALL"):
-        args.append("--new-only")
-    return args
+        req.diff_base = base_ref(env)
+        req.new_only = _flag(env, "PENGUIN_LINT_NEW_ONLY")
+    return req
 
 
 def _set_outputs(env: Dict[str, str], values: Dict[str, str]) -> None:
@@ -139,27 +130,30 @@ def fix_for(message: str) -> str:
 
 
 def _relay(stderr: str) -> None:
-    """The linter's stderr, line by line, so that no line can act as a
-    workflow command."""
-    from penguin_lint.reporters import safe_line
+    """Lines for the log's stderr, each unable to act as a workflow command."""
+    from penguin_lint.github.workflow_commands import safe_line
 
     for line in stderr.splitlines():
         sys.stderr.write(safe_line(line) + "\n")
 
 
+def _warn(message: str) -> None:
+    _relay(f"penguin-lint: warning: {message}")
+
+
 def _failed(env: Dict[str, str], message: str) -> int:
-    from penguin_lint.github_run import summary_path
-    from penguin_lint.reporters import github_reporter, step_summary
+    from penguin_lint.github.environment import summary_path
+    from penguin_lint.github import annotations, summary as job_summary
 
-    from penguin_lint.reporters import emit_command
+    from penguin_lint.github.workflow_commands import emit_command
 
-    emit_command(sys.stdout, f"::error title=penguin-lint::{github_reporter.escape_data(message)}")
+    emit_command(sys.stdout, f"::error title=penguin-lint::{annotations.escape_data(message)}")
     fix = fix_for(message)
-    print(f"penguin-lint: fix: {github_reporter.escape_data(re.sub(r'`', '', fix))}")
+    print(f"penguin-lint: fix: {annotations.escape_data(re.sub(r'`', '', fix))}")
     summary = summary_path(env)
     if summary:
         try:
-            github_reporter.write_summary(summary, step_summary.render_failure(message, fix))
+            annotations.write_summary(summary, job_summary.render_failure(message, fix))
         except OSError as e:
             print(f"penguin-lint: warning: cannot write the job summary: {e.strerror or e}")
     # Counts are unknown, not zero: a workflow testing `errors == '0'` must not pass.
@@ -178,7 +172,7 @@ def _preview_summary(env: Dict[str, str], cwd: str, root: Path, path: str) -> No
     leaderboard it affects (before -> after), as far as GitHub's 1 MiB cap
     allows. A preview that cannot be made is said in one line; it never
     fails the step (the lint result decides that)."""
-    from penguin_lint.reporters import github_reporter, step_summary
+    from penguin_lint.github import annotations, summary as job_summary
 
     args = [sys.executable, "-I", "-m", "penguin_lint", "preview", f"--root={root}", "--format", "markdown"]
     # one argument: a ref cannot pose as an option
@@ -194,24 +188,24 @@ def _preview_summary(env: Dict[str, str], cwd: str, root: Path, path: str) -> No
         note = None if proc.returncode == 0 else _last_line(proc.stderr.decode("utf-8", "replace"),
                                                              f"preview exited with status {proc.returncode}")
     if note is not None:
-        text = f"\n*{step_summary.md(note, cell=False)}*\n"
+        text = f"\n*{job_summary.md(note, cell=False)}*\n"
     elif text.startswith("No leaderboard is affected"):
         return
     else:
         text = "\n## Leaderboards after this pull request\n\n" + text.rstrip("\n") + "\n"
-    budget = step_summary.LIMIT - github_reporter._existing(path)
+    budget = job_summary.LIMIT - annotations._existing(path)
     if len(text.encode("utf-8")) > budget:
         cut = text.encode("utf-8")[:max(0, budget - 200)].decode("utf-8", "ignore")
-        text = cut[:cut.rfind("\n") + 1] + f"\n**{step_summary.CUT_NOTE}**\n" if budget > 200 else ""
+        text = cut[:cut.rfind("\n") + 1] + f"\n**{job_summary.CUT_NOTE}**\n" if budget > 200 else ""
     if text:
         try:
-            github_reporter.write_summary(path, text)
+            annotations.write_summary(path, text)
         except OSError:
             pass  # the lint summary above says what matters
 
 
 def _default_base(root: Path) -> Optional[str]:
-    from penguin_lint.gitscope import DEFAULT_BRANCHES, GitError, GitRepo
+    from penguin_lint.pr.git import DEFAULT_BRANCHES, GitError, GitRepo
 
     try:
         g = GitRepo(root)
@@ -229,7 +223,7 @@ def _default_base(root: Path) -> Optional[str]:
 
 
 def main(env: Optional[Dict[str, str]] = None) -> int:
-    from penguin_lint.reporters import guarded_std
+    from penguin_lint.github.workflow_commands import guarded_std
 
     # No line this step writes, whatever it quotes, acts as a workflow command.
     with guarded_std():
@@ -237,8 +231,12 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
 
 
 def _main(env: Optional[Dict[str, str]] = None) -> int:
-    from penguin_lint.github_run import blob_base, relocate, repository_prefix, summary_path
-    from penguin_lint.reporters import emit_command, github_reporter, sarif_reporter
+    from penguin_lint.github.environment import blob_base, relocate, repository_prefix, summary_path
+    from penguin_lint.github.workflow_commands import emit_command
+    from penguin_lint.github import annotations
+    from penguin_lint.pipeline import PenguinLintError, run
+    from penguin_lint.reporters import sarif_reporter
+    from penguin_lint.rules import all_rules
 
     env = dict(os.environ if env is None else env)
     cwd = env.get("PENGUIN_LINT_PATH", "").strip() or "."
@@ -248,57 +246,32 @@ def _main(env: Optional[Dict[str, str]] = None) -> int:
     # found by walking up: a .penguin-lint.toml the pull request adds above
     # the layout must not move the run away from what it changed.
     root = Path(os.path.abspath(cwd))
-    fd, json_out = tempfile.mkstemp(prefix="penguin-lint-", suffix=".json", dir=env.get("RUNNER_TEMP") or None)
-    os.close(fd)
     try:
-        try:
-            proc = subprocess.run(command(env, json_out, root), cwd=cwd, env=env, stderr=subprocess.PIPE,
-                                  stdin=subprocess.DEVNULL)
-        except OSError as e:
-            return _failed(env, f"cannot start penguin-lint: {e}")
-        err = proc.stderr.decode("utf-8", "replace")
-        _relay(err)
-        if proc.returncode not in (0, 1):
-            return _failed(env, _last_line(err, f"penguin-lint exited with status {proc.returncode}"))
-        try:
-            with open(json_out, encoding="utf-8") as fh:
-                doc = json.load(fh)
-        except (OSError, ValueError) as e:
-            return _failed(env, f"penguin-lint wrote no readable report: {e}")
-    finally:
-        os.unlink(json_out)
-
-    from dataclasses import fields
-
-    from penguin_lint.engine import Result
-    from penguin_lint.findings import Finding
-    from penguin_lint.rules import all_rules
-    from penguin_lint.suppressions import AddedSuppression
-
-    # Only the fields a Finding has: a newer report may carry more.
-    known = {f.name for f in fields(Finding)}
-    result = Result([Finding(**{k: v for k, v in f.items() if k in known}) for f in doc["findings"]],
-                    doc["summary"]["files"], omitted=doc["summary"].get("omitted", 0),
-                    compared_with=doc["summary"].get("compared_with"),
-                    hidden=doc["summary"].get("hidden", 0),
-                    no_changes=doc["summary"].get("no_changes", False),
-                    suppressions_added=[AddedSuppression.from_dict(a) for a in doc.get("suppressions_added") or ()])
+        outcome = run(request(env, root), warn=_warn)
+    except PenguinLintError as e:
+        _relay(f"penguin-lint: error: {e}")  # as the command line says it
+        return _failed(env, str(e))
+    except Exception as e:  # a bug: said as one line and a failed step, not a traceback
+        return _failed(env, f"internal error: {type(e).__name__}: {e}")
+    result = outcome.result
+    failed = result.errors > 0 or (_flag(env, "PENGUIN_LINT_STRICT") and result.warnings > 0)
+    returncode = 1 if failed else 0
     # Existence is asked of the linted tree, by the path the linter reported.
     exists = {f.path: os.path.lexists(root / f.path) for f in result.findings if f.path}
     prefix = repository_prefix(root, env)
     shown = relocate(result, prefix)
     exists = {prefix + p: v for p, v in exists.items()}
     rules = {r.code: r for r in all_rules()}
-    github_reporter.report(shown, sys.stdout, exists=lambda p: exists.get(p, True),
+    annotations.report(shown, sys.stdout, exists=lambda p: exists.get(p, True),
                            summary_path=summary_path(env), blob_base=blob_base(env))
     sys.stdout.flush()
     if not _flag(env, "PENGUIN_LINT_ALL") and summary_path(env):
         _preview_summary(env, cwd, root, summary_path(env))
     outputs = {"errors": str(result.errors), "warnings": str(result.warnings), "sarif": "",
-               "status": "failed" if proc.returncode else "passed"}
+               "status": "failed" if returncode else "passed"}
     sarif = env.get("PENGUIN_LINT_SARIF", "").strip()
     if sarif:
-        from penguin_lint.outfile import OutputRefused, check_destination, open_report
+        from penguin_lint.core.outfile import OutputRefused, check_destination, open_report
 
         sarif_path = os.path.abspath(os.path.join(cwd, sarif))
         # The checkout is the pull request's: a link it committed must not
@@ -315,13 +288,13 @@ def _main(env: Optional[Dict[str, str]] = None) -> int:
             # Asked for and not written: the upload after this step would have nothing.
             why = f"{sarif}: {e.reason if isinstance(e, OutputRefused) else e.strerror or e}"
             emit_command(sys.stdout, "::error title=penguin-lint::"
-                         + github_reporter.escape_data(f"cannot write the sarif input {why}"))
+                         + annotations.escape_data(f"cannot write the sarif input {why}"))
             outputs["status"] = "error"
             _set_outputs(env, outputs)
             return 2
         outputs["sarif"] = sarif_path
     _set_outputs(env, outputs)
-    return proc.returncode
+    return returncode
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -171,7 +171,7 @@ def parse_size(value) -> int:
     return size
 
 
-def load_config(root: Path, known_kinds, known_codes=None) -> Config:
+def load_config(root: Path, known_kinds, known_codes) -> Config:
     """The working tree's configuration (defaults when there is none)."""
     path = root / CONFIG_FILE
     if path.is_symlink():
@@ -191,20 +191,17 @@ def load_config(root: Path, known_kinds, known_codes=None) -> Config:
     return parse_config(raw, known_kinds, known_codes=known_codes)
 
 
-def parse_config(raw: bytes, known_kinds, known_codes=None) -> Config:
+def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
     """A configuration from the bytes of a ``.penguin-lint.toml`` (from the
     working tree or from a git tree: the caller decides which).
 
-    ``known_codes`` are the rule codes that ``select``, ``ignore`` and
-    ``per-file-ignores`` may name (default: every registered rule). Any
-    problem raises ConfigError with one line naming the place.
+    ``known_kinds`` are the kinds ``[kinds]`` may name, ``known_codes`` the
+    rule codes that ``select``, ``ignore`` and ``per-file-ignores`` may name
+    (``rules.rule_codes()``: the registry is above this layer). Any problem
+    raises ConfigError with one line naming the place.
     """
     from penguin_lint.loaders import load_bytes
 
-    if known_codes is None:
-        from penguin_lint.rules import all_rules
-
-        known_codes = [r.code for r in all_rules()]
     known_codes = list(known_codes)
     if len(raw) > MAX_CONFIG_SIZE:
         raise ConfigError(f"{CONFIG_FILE}: over {MAX_CONFIG_SIZE // 1024} KiB, too large for a configuration file")

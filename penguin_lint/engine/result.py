@@ -1,0 +1,72 @@
+"""What a run found: its findings and what they were checked against."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from penguin_lint.findings import ERROR, Finding
+
+
+@dataclass
+class Result:
+    findings: List[Finding]
+    files: int
+    loads: int = 0
+    #: repository paths the change touched (added, modified, renamed to,
+    #: deleted); None for --all. Reporters use it to order what a reviewer
+    #: sees first (findings in touched files before dependents).
+    touched: Optional[frozenset] = None
+    #: older findings in touched files that --new-only left out
+    hidden: int = 0
+    #: what a pull-request run compared with: "origin/main (3f2a1c9)"; None otherwise
+    compared_with: Optional[str] = None
+    #: files parsed from the base to tell old findings from new
+    base_loads: int = 0
+    #: a pull-request run that found no change at all
+    no_changes: bool = False
+    #: findings folded into "N more" findings (finding_cap.py)
+    omitted: int = 0
+    #: findings an inline "penguin-lint: disable" comment suppressed
+    suppressed: int = 0
+    #: findings --fix repaired before this result was made (None: no --fix)
+    fixed: Optional[int] = None
+    #: inline suppressions the change adds (suppressions.AddedSuppression);
+    #: they suppress nothing in the run that reviews the change
+    suppressions_added: List = field(default_factory=list)
+    #: warnings of the tool itself (a cache it cannot use, a base whose
+    #: configuration is invalid): what the command line prints as
+    #: "penguin-lint: warning: ..."
+    tool_warnings: List[str] = field(default_factory=list, compare=False)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity == ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for f in self.findings if f.severity != ERROR)
+
+    def to_dict(self) -> dict:
+        """The report of ``--format json``: ``{"version": 1, "findings": [...],
+        "summary": {...}}`` (and ``suppressions_added`` in pull-request runs)."""
+        summary = {"files": self.files, "errors": self.errors, "warnings": self.warnings}
+        if self.compared_with:
+            # a pull-request run: what it compared with, and what --new-only hid
+            summary["compared_with"] = self.compared_with
+            summary["hidden"] = self.hidden
+            summary["no_changes"] = self.no_changes
+        doc = {
+            "version": 1,
+            "findings": [f.to_dict() for f in self.findings],
+            "summary": summary,
+        }
+        if self.suppressions_added or self.compared_with:
+            # a pull-request run: the inline suppressions the change adds (they
+            # apply once merged; here they suppress nothing)
+            doc["suppressions_added"] = [a.to_dict() for a in self.suppressions_added]
+        if self.omitted:  # findings folded into "N more" ones, past the cap per file and code
+            summary["omitted"] = self.omitted
+        summary["suppressed"] = self.suppressed
+        if self.fixed is not None:
+            summary["fixed"] = self.fixed
+        return doc
