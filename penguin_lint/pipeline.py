@@ -414,7 +414,7 @@ def open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool,
         config = load_config(root, FILE_KINDS, rule_codes()) if config_from_worktree \
             else base_config(base_tree, warn)
         scope = Repository(root, config).walk_roots() + [CONFIG_FILE]
-        change = g.change(label, mb, scope=scope, cache_root=status_cache)
+        change = g.change(label, mb, scope=scope, cache_root=status_cache, warn=warn)
     except BaseException:
         base_tree.close()
         raise
@@ -485,7 +485,7 @@ def config_at(root: Path, ref: str, warn: Callable[[str], None], review: bool = 
         if not review:
             return based_on, config, None
         try:
-            return based_on, config, _added_index(g, label, mb, tree, root, config, status_cache)
+            return based_on, config, _added_index(g, label, mb, tree, root, config, status_cache, warn)
         except GitError as e:
             raise GitError(f"cannot list what changed since the merge base of {ref} "
                            f"(the suppressions a pull request adds hide nothing in its run): {e}") from None
@@ -493,7 +493,7 @@ def config_at(root: Path, ref: str, warn: Callable[[str], None], review: bool = 
         g.close()
 
 
-def _added_index(g, label: str, mb: Optional[str], tree, root: Path, config, status_cache=None):
+def _added_index(g, label: str, mb: Optional[str], tree, root: Path, config, status_cache=None, warn=None):
     """The suppressions that the work tree adds to the base ``tree``
     (suppressions.AddedIndex), found once before an --all run starts: only
     the changed YAML and TOML files that mention ``penguin-lint:`` are read."""
@@ -502,7 +502,7 @@ def _added_index(g, label: str, mb: Optional[str], tree, root: Path, config, sta
     from penguin_lint.suppressions import MARK, AddedIndex, added_codes
 
     repo = Repository(root, config)  # its own: its documents are not the run's
-    change = g.change(label, mb, scope=repo.walk_roots() + [CONFIG_FILE], cache_root=status_cache)
+    change = g.change(label, mb, scope=repo.walk_roots() + [CONFIG_FILE], cache_root=status_cache, warn=warn)
     renames = change.renames
     base = None
     added = {}

@@ -82,3 +82,19 @@ def test_a_pull_requests_added_suppression_is_in_the_result(tmp_path, git_env):
     result = penguin_lint.lint(ws, diff_base="origin/main", cache=False)
     assert [f.code for f in result.findings] == ["PL104"]
     assert json.loads(json.dumps(result.to_dict()))["suppressions_added"][0]["codes"] == ["PL104"]
+
+
+def test_the_diff_runs_warnings_about_gits_index_copy_are_returned_too(tmp_path, git_env, capsys):
+    from tests.test_status_index import NEW, git
+
+    root = pull_request_repo(write_repo(tmp_path / "repo", {}, VALID))
+    (root / ".penguin-lint-cache").mkdir()
+    (root / ".penguin-lint-cache" / "x").write_text("committed\n")
+    git(root, "add", "-f", ".penguin-lint-cache")
+    git(root, "commit", "-q", "-m", "a committed cache folder")
+    (root / NEW).parent.mkdir()
+    (root / NEW).write_text("score: high\n")
+    result = penguin_lint.lint(root, diff_base="main")
+    assert NEW in {f.path for f in result.findings}
+    assert result.tool_warnings == ["the cache folder .penguin-lint-cache/ is tracked by git; the cache is not used"]
+    assert capsys.readouterr().err == ""

@@ -19,7 +19,7 @@ import os
 import subprocess
 from pathlib import Path
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 # Read-only git: no index refresh, no lock, no file-system monitor started.
 READ_ONLY = ("--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off",
@@ -254,7 +254,7 @@ class GitRepo:
         return label, self.merge_base(label, sha)
 
     def change(self, label: str, mb: Optional[str], scope: Sequence[str] = (),
-               cache_root: Optional[Path] = None) -> GitChange:
+               cache_root: Optional[Path] = None, warn: Optional[Callable[[str], None]] = None) -> GitChange:
         """The change since ``mb``: the committed part from one tree-to-tree
         ``git diff-tree`` (no work-tree scan), the uncommitted part from one
         ``git status --porcelain=v2``, both limited to the ``scope`` folders
@@ -281,7 +281,7 @@ class GitRepo:
         if cache_root is not None and self.index is not None:
             from penguin_lint.pr.status_index import StatusIndex
 
-            index = StatusIndex(cache_root, self.index, top=self.top)
+            index = StatusIndex(cache_root, self.index, top=self.top, warn=warn)
             copy = index.prepare()
         if copy is not None:
             from penguin_lint.pr.status_index import STATUS_FLAGS, status_env

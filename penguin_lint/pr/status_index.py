@@ -31,7 +31,7 @@ import hashlib
 import os
 import stat
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from penguin_lint.core.atomic import replace_file
 
@@ -46,7 +46,8 @@ class StatusIndex:
     """The index copy of the repository whose index is ``real_index``, in
     the cache folder ``cache_root`` (its own subfolder per repository)."""
 
-    def __init__(self, cache_root: Path, real_index: str, top: Optional[str] = None):
+    def __init__(self, cache_root: Path, real_index: str, top: Optional[str] = None,
+                 warn: Optional[Callable[[str], None]] = None):
         self.root = Path(cache_root)
         self.real = os.path.abspath(real_index)
         #: the work tree, where git is asked whether it tracks the cache folder
@@ -54,6 +55,7 @@ class StatusIndex:
         key = hashlib.blake2b(self.real.encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
         self.folder = self.root / "status" / key
         self._warned = False
+        self._say = warn
 
     def prepare(self) -> Optional[str]:
         """The path of an up-to-date copy of the index, or None when none can be made."""
@@ -83,6 +85,9 @@ class StatusIndex:
     def _warn(self, message: str) -> None:
         if not self._warned:
             self._warned = True
+            if self._say is not None:
+                self._say(message)
+                return
             from penguin_lint.reporters.console import say
 
             say(f"penguin-lint: warning: {message}")
