@@ -372,3 +372,30 @@ def test_the_python_api_example_runs(tmp_path, monkeypatch):
     # the last run: the leaderboard with only PL4 selected, its one planted mistake
     assert [p[:5] for p in printed[:-1]] == [("leaderboards/code-eval/leaderboard.yaml", 17, 5, "PL403", "error")]
     assert printed[-1] == (1, 0, 1)  # errors, warnings, files
+
+
+# -- options named in the text ------------------------------------------------------------------
+
+# Options of other programs that the docs name, with the program.
+OTHER_OPTIONS = {
+    "--minutes": "python -m tests.fuzz", "--huge": "python -m benchmarks.run",
+    "--no-deps": "pip", "--no-build-isolation": "pip", "--no-index": "pip", "--require-hashes": "pip",
+    "--only-binary": "pip", "--config": "harbor hub leaderboard", "--rows": "harbor hub leaderboard",
+    "--freeze": "pre-commit autoupdate", "--hook-stage": "pre-commit run", "--batch": "git cat-file",
+    "--unshallow": "git fetch", "--porcelain": "git status", "--events": "benchmarks/parse_floor.py",
+}
+
+
+def test_every_option_the_docs_name_exists():
+    from penguin_lint import cli
+    known = set(OTHER_OPTIONS)
+    for command in (cli.lint, cli.rules_cmd, cli.preview_cmd):
+        for param in command.params:
+            known |= {o for o in param.opts + param.secondary_opts if o.startswith("--")}
+    unknown = {}
+    for page in [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]:
+        for span in re.findall(r"`([^`\n]+)`", page.read_text(encoding="utf-8")):
+            for option in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", span):
+                if option not in known:
+                    unknown.setdefault(option, page.name)
+    assert unknown == {}
