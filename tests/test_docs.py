@@ -41,7 +41,7 @@ def test_every_rule_page_is_generated_none_stale_missing_or_extra():
 
 def test_readme_counts_the_rules_there_are():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    (count,) = re.findall(r"(\d+)\s+rules\s+check", readme)
+    (count,) = re.findall(r"(\d+)\s+rules\s+report", readme)
     assert int(count) == len(all_rules())
 
 
