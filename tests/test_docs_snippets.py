@@ -399,3 +399,27 @@ def test_every_option_the_docs_name_exists():
                 if option not in known:
                     unknown.setdefault(option, page.name)
     assert unknown == {}
+
+
+# -- the rule pages' examples ---------------------------------------------------------------------
+
+def rule_page_examples():
+    out = []
+    for page in sorted((PROJECT / "docs/rules").glob("PL*.md")):
+        text = page.read_text(encoding="utf-8")
+        for label, m in zip(re.findall(r"^(Bad|Good), `", text, re.M), FENCE.finditer(text)):
+            if m.group(2) != "text":  # a text example describes a link or a folder, not a file's text
+                out.append(pytest.param(page.stem, label, m.group(2), m.group(3), id=f"{page.stem}-{label}"))
+    return out
+
+
+@pytest.mark.parametrize("code,label,lang,text", rule_page_examples())
+def test_rule_page_examples_are_data_as_written(code, label, lang, text):
+    """A good example is a file that loads; so is a bad one, unless what it shows is that the file
+    does not load (PL001)."""
+    loads = {"yaml": yaml.safe_load, "toml": tomllib.loads, "json": json.loads}[lang]
+    if code == "PL001" and label == "Bad":
+        with pytest.raises(Exception):
+            loads(text)
+    else:
+        loads(text)
