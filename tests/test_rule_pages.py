@@ -93,3 +93,19 @@ def test_write_docs_refuses_a_code_and_a_rules_md_without_its_block(tmp_path):
     run = lint(None, "rules", "--write-docs", str(tmp_path))
     assert run.code == 2 and "Traceback" not in run.stderr
     assert run.stderr.count("\n") == 1 and "rules:start" in run.stderr
+
+
+def test_write_docs_never_writes_through_a_link(tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep\n")
+    docs = tmp_path / "docs"
+    (docs / "rules").mkdir(parents=True)
+    (docs / "rules/PL303.md").symlink_to(outside)
+    run = lint(None, "rules", "--write-docs", str(docs))
+    assert run.code == 2 and "symbolic link" in run.stderr and run.stderr.count("\n") == 1
+    assert outside.read_text() == "keep\n"
+
+
+def test_rules_json_gives_each_rules_page():
+    rules = json.loads(lint(None, "rules", "--format", "json").output)
+    assert {r["code"]: r["url"] for r in rules} == {r.code: PAGE.format(r.code) for r in all_rules()}

@@ -70,7 +70,8 @@ def rules_json(rules: List[Rule]) -> str:
         {"code": r.code, "name": r.name, "severity": r.severity, "summary": r.summary,
          "fixable": r.fixable or None,
          "doc": r.doc(), "bad": {"file": r.bad[0], "text": r.bad[1]},
-         "good": {"file": r.good[0], "text": r.good[1]}}
+         "good": {"file": r.good[0], "text": r.good[1]},
+         "url": rule_url(r.code)}
         for r in rules], indent=2)
 
 
@@ -140,6 +141,10 @@ def write_docs(docs: Path, rules: List[Rule]) -> List[str]:
     rules.md. Returns the paths it changed, relative to ``docs``."""
     changed = []
     pages = docs_pages(rules)
+    # A checkout may hold links where pages go: never write through one.
+    for path in (docs, docs / RULES_DIR, docs / "rules.md", *(docs / rel for rel in pages)):
+        if path.is_symlink():
+            raise ValueError(f"{path.as_posix()} is a symbolic link: not written through")
     (docs / RULES_DIR).mkdir(parents=True, exist_ok=True)
     for old in sorted((docs / RULES_DIR).iterdir()):
         rel = f"{RULES_DIR}/{old.name}"
