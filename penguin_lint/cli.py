@@ -182,15 +182,29 @@ def _warn(message: str) -> None:
 @click.command("rules", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("code", required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
-def rules_cmd(code, fmt):
+@click.option("--write-docs", "docs_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write the generated documentation into this docs folder: a page per rule "
+                   "(rules/PL303.md) and the table of rules.md.")
+def rules_cmd(code, fmt, docs_dir):
     """List the rules, or explain one with a bad and a good example.
 
     CODE is a rule code (PL303) to explain, or a prefix (PL3) to list.
     """
     from penguin_lint.rules import all_rules, get_rule
-    from penguin_lint.rules.docs import explain, rules_json, rules_table
+    from penguin_lint.rules.docs import explain, rules_json, rules_table, write_docs
 
     rules = all_rules()
+    if docs_dir is not None:
+        if code:
+            raise fail("--write-docs writes the pages of every rule: give no CODE")
+        try:
+            changed = write_docs(docs_dir, rules)
+        except (OSError, ValueError) as e:
+            raise fail(f"--write-docs {docs_dir}: {e}")
+        for rel in changed:
+            show(f"wrote {(docs_dir / rel).as_posix()}")
+        show(f"{len(changed)} generated file(s) changed")
+        return
     if code:
         try:
             rule = get_rule(code.strip())

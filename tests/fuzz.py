@@ -52,6 +52,7 @@ from tests.fswatch import FsWatch as _FsWatch  # noqa: E402
 from penguin_lint.cli import main as cli_main  # noqa: E402
 from penguin_lint.reporters import FORMATS  # noqa: E402
 from penguin_lint.rules import all_rules  # noqa: E402
+from penguin_lint.rules.docs import rule_url  # noqa: E402
 
 CODES = frozenset(r.code for r in all_rules())
 OUTPUT_FORMATS = list(FORMATS)
@@ -459,6 +460,8 @@ def _on_alarm(signum, frame):
 SUMMARY_NAME = ".fuzz-step-summary.md"  # inside the root: the watch allows it
 SERVER, REPOSITORY, SHA = "https://github.com", "lab/benchmarks", "c" * 40
 BLOB_BASE = f"{SERVER}/{REPOSITORY}/blob/{SHA}/"
+# The job summary links each rule code to its page, an address of ours.
+RULE_PAGES = rule_url("PL000", uri=True).rsplit("/", 1)[0] + "/"
 
 
 def run_cli(root: Path, args: List[str], hard_limit: Optional[int] = HARD_LIMIT,
@@ -562,7 +565,8 @@ def judge(root: Path, tree: Tree, fmt: str, outcome: Outcome, cpu_limit: float =
     summary = root / SUMMARY_NAME
     if fmt == "github" and summary.is_file() and not summary.is_symlink():
         problems += [f"job summary: {p}" for p in
-                     markdown_problems(summary.read_text(encoding="utf-8", errors="replace"), [BLOB_BASE])]
+                     markdown_problems(summary.read_text(encoding="utf-8", errors="replace"),
+                                                       [BLOB_BASE, RULE_PAGES])]
     return problems
 
 

@@ -182,7 +182,8 @@ def test_fails_on_errors_in_the_change_with_sarif_and_summary(tmp_path):
     assert "penguin-lint: 1 error, 0 warnings (" in run.stdout and "1 files" not in run.stdout
     url = f"{SERVER}/{REPOSITORY}/blob/{HEAD_SHA}/{TASK}"
     assert f"### [{step_summary.md(TASK)}]({url})\n" in run.summary
-    assert f"| :x: | [1]({url}#L1) | PL101 missing-field |" in run.summary
+    page = "https://github.com/%3Cowner%3E/penguin-lint/blob/main/docs/rules/PL101.md"
+    assert f"| :x: | [1]({url}#L1) | [PL101]({page}) missing-field |" in run.summary
     sarif = json.loads((ws / "reports/penguin.sarif").read_text())
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["PL101"]
     assert run.outputs["sarif"] == str(ws / "reports/penguin.sarif")
@@ -398,13 +399,22 @@ def test_install_step_then_lint_step_as_declared(tmp_path):
 # -- the README's workflow ----------------------------------------------------------------
 
 README = (PROJECT / "README.md").read_text(encoding="utf-8")
+ACTION_DOCS = (PROJECT / "docs/github-action.md").read_text(encoding="utf-8")
 BROKEN_TASK = 'id = "CASE-001-one"\ntitle = "One"\n'
 
 
+def workflows(text: str) -> list:
+    return [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "on: pull_request" in b]
+
+
 def readme_workflow() -> str:
-    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", README, re.S) if "on: pull_request" in b]
-    assert len(blocks) == 1, "one example workflow"
-    return blocks[0]
+    """The example workflow of docs/github-action.md; the README's quick start is its lint job."""
+    (full,) = workflows(ACTION_DOCS)
+    (quick,) = workflows(README)
+    full_wf, quick_wf = yaml.safe_load(full), yaml.safe_load(quick)
+    assert quick_wf["jobs"] == {"lint": full_wf["jobs"]["lint"]}
+    assert {k: v for k, v in quick_wf.items() if k != "jobs"} == {k: v for k, v in full_wf.items() if k != "jobs"}
+    return full
 
 
 def test_readme_workflow_is_safe_for_forks_and_pinned():

@@ -1,9 +1,10 @@
-"""The README's rule table is generated from the rules; it must not drift."""
+"""The rules' documentation is generated from the rules: the table of
+docs/rules.md and one page per rule in docs/rules/; neither may drift."""
 import re
 from pathlib import Path
 
 from penguin_lint.rules import all_rules
-from penguin_lint.rules.docs import explain, rules_table
+from penguin_lint.rules.docs import docs_pages, explain, rules_index
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC_CODES = [
@@ -18,12 +19,30 @@ SPEC_CODES = [
 ADDED_CODES = ["PL008", "PL502"]
 
 
-def test_readme_rule_table_is_generated_from_rules():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = ROOT / "docs"
+REGENERATE = "regenerate with `penguin-lint rules --write-docs docs`"
+
+
+def test_rules_index_table_is_generated_from_rules():
+    text = (DOCS / "rules.md").read_text(encoding="utf-8")
     m = re.search(r"<!-- rules:start[^\n]*-->\n(.*?)<!-- rules:end -->", text, re.S)
-    assert m, "README lacks the rules block"
-    assert m.group(1).strip() == rules_table(all_rules(), markdown=True).strip(), (
-        "README rule table is stale: regenerate it with `penguin-lint rules --format markdown`")
+    assert m, "docs/rules.md lacks the rules block"
+    assert m.group(1).strip() == rules_index(all_rules()).strip(), f"docs/rules.md's table is stale: {REGENERATE}"
+
+
+def test_every_rule_page_is_generated_none_stale_missing_or_extra():
+    expected = docs_pages(all_rules())
+    on_disk = {f"rules/{p.name}": p.read_text(encoding="utf-8") for p in (DOCS / "rules").iterdir()}
+    assert sorted(set(expected) - set(on_disk)) == [], f"missing rule pages: {REGENERATE}"
+    assert sorted(set(on_disk) - set(expected)) == [], f"pages of no rule in docs/rules/: {REGENERATE}"
+    stale = sorted(rel for rel, text in expected.items() if on_disk[rel] != text)
+    assert stale == [], f"stale rule pages: {REGENERATE}"
+
+
+def test_readme_counts_the_rules_there_are():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (count,) = re.findall(r"(\d+)\s+rules\s+report", readme)
+    assert int(count) == len(all_rules())
 
 
 def test_every_spec_rule_exists_with_docs_and_examples():

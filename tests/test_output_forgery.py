@@ -135,6 +135,7 @@ from cmarkgfm.cmark import Options  # noqa: E402
 
 from penguin_lint import preview  # noqa: E402
 from penguin_lint.github import summary as step_summary  # noqa: E402
+from penguin_lint.rules.docs import rule_url  # noqa: E402
 
 GFM_EXTENSIONS = ("table", "autolink", "strikethrough", "tagfilter", "tasklist")
 # What penguin-lint's own Markdown makes; anything else came from the repository.
@@ -156,6 +157,10 @@ def render(markdown: str) -> str:
     HTML kept (GitHub's own sanitizer lets <a> and <img> through)."""
     return cmarkgfm.markdown_to_html_with_extensions(
         markdown, options=Options.CMARK_OPT_UNSAFE, extensions=GFM_EXTENSIONS)
+
+
+# The job summary links each rule code to its page: an address of ours, never repository text.
+RULE_PAGES = rule_url("PL000", uri=True).rsplit("/", 1)[0] + "/"
 
 
 def assert_inert(html: str, own_links=()) -> None:
@@ -228,7 +233,7 @@ def test_job_summary_of_a_hostile_leaderboard_status(repo, tmp_path, monkeypatch
     assert run.code == 1
     html = render(summary.read_text(encoding="utf-8"))
     assert "PL103" in html and "1249763981/&lt;img src=" in html
-    assert_inert(html, own_links=["https://github.com/lab/benchmarks/blob/" + "a" * 40 + "/"])
+    assert_inert(html, own_links=["https://github.com/lab/benchmarks/blob/" + "a" * 40 + "/", RULE_PAGES])
 
 
 @pytest.mark.parametrize("model", [
@@ -260,7 +265,7 @@ def test_step_summary_of_hostile_paths_messages_and_hints(hostile):
                 Finding("PL305", "orphan-experiments", "warning", hostile, hostile)]
     result = Result(findings, 2, compared_with=f"origin/{hostile} (abc1234)")
     text = step_summary.render(result, findings, base, exists=lambda p: True)
-    assert_inert(render(text), own_links=[base + "/"])
+    assert_inert(render(text), own_links=[base + "/", RULE_PAGES])
 
 
 # -- the guard on any text ------------------------------------------------------
@@ -320,4 +325,4 @@ def test_the_action_on_a_pull_request_with_a_hostile_leaderboard(tmp_path):
     assert "## Leaderboards after this pull request" in run.summary
     html = render(run.summary)
     assert re.search(r"<code>[^<]*@org/team \[m\]\(https://1249763981/\) #1[^<]*</code>", html), html
-    assert_inert(html, own_links=[f"{SERVER}/{REPOSITORY}/blob/{HEAD_SHA}/"])
+    assert_inert(html, own_links=[f"{SERVER}/{REPOSITORY}/blob/{HEAD_SHA}/", RULE_PAGES])

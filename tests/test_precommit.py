@@ -65,10 +65,14 @@ README_URL = "https://github.com/<owner>/penguin-lint"
 
 
 def readme_config() -> str:
-    """The README's .pre-commit-config.yaml, as a user copies it."""
-    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
-    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if b.startswith("repos:")]
-    return block
+    """The .pre-commit-config.yaml of the README and docs/pre-commit.md (the same), as a user copies it."""
+    found = []
+    for page in ("README.md", "docs/pre-commit.md"):
+        text = (PROJECT / page).read_text(encoding="utf-8")
+        (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if b.startswith("repos:")]
+        found.append(block)
+    assert found[0] == found[1]
+    return found[0]
 
 
 def test_readme_snippet_pins_a_commit_and_says_where_the_url_goes():
@@ -76,8 +80,9 @@ def test_readme_snippet_pins_a_commit_and_says_where_the_url_goes():
     (repo,) = config["repos"]
     assert repo["repo"] == README_URL and repo["rev"] == "<commit-sha>"
     assert [h["id"] for h in repo["hooks"]] == ["penguin-lint", "penguin-lint-all"]
-    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
-    assert "v0.1.0" not in readme and "Prism-Shadow" not in readme
+    for page in ("README.md", "docs/pre-commit.md"):
+        readme = (PROJECT / page).read_text(encoding="utf-8")
+        assert "v0.1.0" not in readme and "Prism-Shadow" not in readme
 
 
 @pytest.fixture

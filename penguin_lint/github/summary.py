@@ -16,6 +16,8 @@ from typing import Callable, Dict, List, Optional
 from urllib.parse import quote
 
 from penguin_lint.reporters.wording import files_checked, no_changes
+from penguin_lint.rules import get_rule
+from penguin_lint.rules.docs import rule_url
 from penguin_lint.github.workflow_commands import sanitize
 
 #: GitHub's cap is 1 MiB per step; stay a little under it.
@@ -52,6 +54,22 @@ def code_span(s: str, cell: bool = True) -> str:
     fence = "`" * (max((len(run) for run in re.findall(r"`+", s)), default=0) + 1)
     pad = " " if s[0] == "`" or s[-1] == "`" or (s[0] == " " and s[-1] == " " and s.strip()) else ""
     return f"{fence}{pad}{s}{pad}{fence}"
+
+
+_CODE = re.compile(r"PL[0-9]{3}\Z")
+
+
+def rule_cell(code: str, name: str) -> str:
+    """The rule column: a registered rule's code links its page (an address
+    made of our constant and the code, never of repository text)."""
+    if _CODE.match(code or ""):
+        try:
+            get_rule(code)
+        except KeyError:
+            pass
+        else:
+            return f"[{code}]({rule_url(code, uri=True)}) {md(name)}"
+    return f"{md(code)} {md(name)}"
 
 
 def plural(n: int, word: str) -> str:
@@ -110,7 +128,7 @@ def render(result, findings, blob_base: Optional[str] = None,
             if f.line is not None:
                 line = f"[{int(f.line)}]({url}#L{int(f.line)})" if url else str(int(f.line))
             msg = md(f.message) + (f"<br>*hint:* {md(f.hint)}" if f.hint else "")
-            rows.append(f"| {icon} | {line} | {md(f.code)} {md(f.name)} | {msg} |\n")
+            rows.append(f"| {icon} | {line} | {rule_cell(f.code, f.name)} | {msg} |\n")
         cost = _size(section) + 1
         if used + cost + _size(rows[0]) + _NOTE_ROOM > budget:
             cut = True

@@ -5,6 +5,7 @@ import hashlib
 import json
 from urllib.parse import quote
 
+from penguin_lint.rules.docs import rule_url
 from penguin_lint.version import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -44,6 +45,7 @@ def _rule_entry(code: str, rule=None, finding=None) -> dict:
         "fullDescription": {"text": doc},
         "defaultConfiguration": {"level": _level(rule.severity)},
         "help": {"text": f"{doc}\n\nExplain locally: penguin-lint rules {rule.code}"},
+        "helpUri": rule_url(rule.code, uri=True),
         "properties": {"tags": ["penguin-lint"]},
     }
     return entry

@@ -56,7 +56,8 @@ class SummaryMismatch(Rule):
     Every value also agrees within a relative 1e-6 (absolute 1e-9),
     whichever is looser, so a full-precision ``69.1666666667`` agrees too.
     With fewer than 2 decimals (``69.2``, ``70``) or in exponent form
-    (``6.9e1``) only that tolerance applies: write at least 2 decimals.
+    (``6.9e+1``: YAML 1.1 reads ``6.9e1``, without the sign, as a string)
+    only that tolerance applies: write at least 2 decimals.
     Integer totals (``duration_ms``, ``token``) add up exactly. A hint
     proposes the value at the precision the summary uses.
 
