@@ -1,0 +1,162 @@
+"""`penguin-lint lsp`: the language server, driven by a real LSP client over
+its standard input and output, and the overlay of buffers it lints."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import VALID, lint, write_repo
+from tests.lsp_client import LspClient, uri_of
+from penguin_lint.address import rule_docs
+from penguin_lint.lsp.project import Project
+from penguin_lint.lsp.textmap import TextMap
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+ATTEMPT = "experiments/lb/exp-1/test/attempt-1.yaml"
+SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
+BOARD = "leaderboards/lb/leaderboard.yaml"
+# a character beyond U+FFFF is two UTF-16 code units: LSP columns count those
+BROKEN_ATTEMPT = 'score: 50.0\nresults:\n  - {source: "\U0001F427", score: "high"}\n'
+
+
+def _open(client: LspClient, root: Path, rel: str, text: str) -> str:
+    uri = uri_of(root / rel)
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+    return uri
+
+
+def _change(client: LspClient, uri: str, version: int, text: str) -> None:
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                             "contentChanges": [{"text": text}]})
+
+
+def _apply(text: str, edits) -> str:
+    """The text with LSP edits applied (ASCII lines: UTF-16 columns are characters)."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    for e in sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]),
+                    reverse=True):
+        s, t = e["range"]["start"], e["range"]["end"]
+        a, b = starts[s["line"]] + s["character"], starts[t["line"]] + t["character"]
+        text = text[:a] + e["newText"] + text[b:]
+    return text
+
+
+def test_the_language_server_lints_unsaved_buffers_across_files_and_fixes(tmp_path):
+    root = write_repo(tmp_path / "repo", {}, VALID)
+    client = LspClient(root)
+    try:
+        caps = client.initialize(root)["capabilities"]
+        assert caps["codeActionProvider"]["codeActionKinds"] == ["quickfix", "source.fixAll.penguin-lint"]
+
+        # didOpen of a buffer broken before it is saved: its text is linted, not the file's
+        attempt = _open(client, root, ATTEMPT, BROKEN_ATTEMPT)
+        diags = client.wait_diagnostics(attempt, 1)["diagnostics"]
+        assert [d["code"] for d in diags] == ["PL304", "PL102"]
+        assert diags[0]["range"]["start"] == {"line": 2, "character": len("  - {source: ")}
+        d = diags[1]
+        prefix = '  - {source: "\U0001F427", score: '
+        start = len(prefix) + 1  # the penguin is one character, two UTF-16 units
+        assert d["range"] == {"start": {"line": 2, "character": start},
+                              "end": {"line": 2, "character": start + len('"high"')}}
+        assert d["severity"] == 1 and d["source"] == "penguin-lint"
+        assert d["codeDescription"]["href"] == rule_docs("PL102")
+        assert d["message"] == "'results[0].score' must be a number, not a string"
+
+        # didChange that repairs it: the diagnostics are cleared
+        _change(client, attempt, 2, BROKEN_ATTEMPT.replace('"high"', "50.0").replace('"\U0001F427"', "CASE-001-one"))
+        assert client.wait_diagnostics(attempt, 2)["diagnostics"] == []
+
+        # an open leaderboard follows an unsaved change to a summary it reads
+        board = _open(client, root, BOARD, (root / BOARD).read_text())
+        assert client.wait_diagnostics(board, 1)["diagnostics"] == []
+        summary_text = (root / SUMMARY).read_text()
+        summary = _open(client, root, SUMMARY, summary_text)
+        assert client.wait_diagnostics(summary, 1)["diagnostics"] == []
+        _change(client, summary, 2, summary_text.replace("score_mean: 50.0", "score_mean: high"))
+        assert [d["code"] for d in client.wait_diagnostics(summary, 2)["diagnostics"]] == ["PL102"]
+        board_diags = client.wait_until(board, bool)
+        assert [(d["code"], d["range"]["start"]["line"]) for d in board_diags] == [("PL402", 6)]
+        assert "in exp-1/test/summary.yaml is a string" in board_diags[0]["message"]
+        _change(client, summary, 3, summary_text)
+        assert client.wait_diagnostics(summary, 3)["diagnostics"] == []
+        assert client.wait_until(board, lambda diags: not diags) == []
+
+        # a fixable finding offers the repair --fix makes, as an edit of the buffer
+        wrong = summary_text.replace("score_mean: 50.0", "score_mean: 40.0")
+        _change(client, summary, 4, wrong)
+        (d,) = client.wait_diagnostics(summary, 4)["diagnostics"]
+        assert d["code"] == "PL303"
+        actions = client.request("textDocument/codeAction", {
+            "textDocument": {"uri": summary}, "range": d["range"], "context": {"diagnostics": [d]}})
+        quick = [a for a in actions if a["kind"] == "quickfix"]
+        assert [a["title"] for a in quick] == ["Fix PL303 (summary-mismatch)"]
+        assert quick[0]["diagnostics"] == [d]
+        fixed = _apply(wrong, quick[0]["edit"]["changes"][summary])
+        assert fixed != wrong
+        # the repair --fix writes
+        (root / SUMMARY).write_text(wrong)
+        lint(root, "--fix", SUMMARY)
+        assert (root / SUMMARY).read_text() == fixed
+        _change(client, summary, 5, fixed)
+        assert client.wait_diagnostics(summary, 5)["diagnostics"] == []
+
+        # closing a buffer clears its diagnostics; the file on disk counts again
+        client.notify("textDocument/didClose", {"textDocument": {"uri": attempt}})
+        assert client.wait_diagnostics(attempt, 3)["diagnostics"] == []
+        assert client.close() == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+
+
+def test_a_buffer_is_linted_as_the_file_would_be_on_disk(tmp_path):
+    """Every file of the example repository, linted one at a time as an open
+    buffer, has the findings `--all` reports in it."""
+    root = tmp_path / "repo"
+    shutil.copytree(EXAMPLES / "repo", root)
+    expected = {}
+    for f in lint(root, "--all").findings:
+        expected.setdefault(f["path"], []).append((f["code"], f["line"], f["column"], f["message"]))
+    project = Project(root)
+    files = [p.relative_to(root).as_posix() for p in sorted(root.rglob("*")) if p.is_file()]
+    linted = [rel for rel in files if project.lints(rel)]
+    assert len(linted) > 20
+    for rel in linted:
+        project.set_buffer(rel, (root / rel).read_text(encoding="utf-8"))
+        got = [(f.code, f.line, f.column, f.message) for f in project.lint([rel])[rel]]
+        assert got == expected.get(rel, []), rel
+    assert expected.keys() - set(linted) == {"packages/sql-puzzles/CASE-002-gaps-and-islands/rubric/README.md"}
+
+
+def test_a_buffer_of_a_file_not_saved_yet_is_part_of_its_folder(tmp_path):
+    root = write_repo(tmp_path / "repo", {}, VALID)
+    project = Project(root)
+    third = "experiments/lb/exp-1/test/attempt-3.yaml"
+    assert project.lint([SUMMARY])[SUMMARY] == []
+    project.set_buffer(third, (root / ATTEMPT).read_text().replace("50.0", "20.0"))
+    assert [f.code for f in project.lint([third])[third]] == ["PL302"]
+    project.set_buffer(SUMMARY, (root / SUMMARY).read_text().replace("n_attempt: 2", "n_attempt: 3"))
+    found = project.lint([SUMMARY, third])
+    assert found[third] == []
+    # the mean and deviation of 50, 50 and 20
+    assert [(f.code, f.line) for f in found[SUMMARY]] == [("PL303", 2), ("PL303", 3)]
+    project.drop_buffer(third)
+    assert "PL303" not in [f.code for f in project.lint([SUMMARY])[SUMMARY]]
+
+
+@pytest.mark.parametrize("text, finding, expected", [
+    ("a: 1\n", (1, 4, 1, 5), ((0, 3), (0, 4))),
+    # a byte-order mark is in the editor's text, not in the loader's columns
+    ("\ufeffa: 1\n", (1, 4, 1, 5), ((0, 4), (0, 5))),
+    ("x: '\U0001F427'\ny: \U0001F427 z\n", (2, 6, 2, 7), ((1, 6), (1, 7))),
+    ("a: 1\r\nb: 2\r\n", (2, 1, None, None), ((1, 0), (1, 4))),  # no end: to the end of the line
+    ("a: 1\n", (None, None, None, None), ((0, 0), (0, 4))),  # no line: the first line
+])
+def test_finding_positions_become_lsp_positions(text, finding, expected):
+    assert TextMap(text).range(*finding) == expected
