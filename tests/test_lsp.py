@@ -2,7 +2,9 @@
 its standard input and output, and the overlay of buffers it lints."""
 from __future__ import annotations
 
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -98,6 +100,12 @@ def test_the_language_server_lints_unsaved_buffers_across_files_and_fixes(tmp_pa
         assert [a["title"] for a in quick] == ["Fix PL303 (summary-mismatch)"]
         assert quick[0]["diagnostics"] == [d]
         fixed = _apply(wrong, quick[0]["edit"]["changes"][summary])
+        (fix_all,) = client.request("textDocument/codeAction", {
+            "textDocument": {"uri": summary}, "range": {"start": {"line": 0, "character": 0},
+                                                        "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": [], "only": ["source.fixAll"]}})
+        assert fix_all["kind"] == "source.fixAll.penguin-lint"
+        assert _apply(wrong, fix_all["edit"]["changes"][summary]) == fixed
         assert fixed != wrong
         # the repair --fix writes
         (root / SUMMARY).write_text(wrong)
@@ -132,6 +140,30 @@ def test_a_buffer_is_linted_as_the_file_would_be_on_disk(tmp_path):
         got = [(f.code, f.line, f.column, f.message) for f in project.lint([rel])[rel]]
         assert got == expected.get(rel, []), rel
     assert expected.keys() - set(linted) == {"packages/sql-puzzles/CASE-002-gaps-and-islands/rubric/README.md"}
+
+
+def test_a_change_parses_the_changed_buffer_only(tmp_path):
+    """State is kept between changes: the documents and listings a
+    leaderboard read are reused while their files are unchanged on disk."""
+    root = tmp_path / "repo"
+    shutil.copytree(EXAMPLES / "repo", root)
+    hour_ago = time.time() - 3600  # older than a coarse clock's doubt
+    for p in [root, *root.rglob("*")]:
+        os.utime(p, (hour_ago, hour_ago))
+    board = "leaderboards/code-eval/leaderboard.yaml"
+    summary = "experiments/code-eval/sql-puzzles-baseline-deepseek-flash-1017-20261030/test/summary.yaml"
+    text = (root / summary).read_text()
+    project = Project(root)
+    project.set_buffer(board, (root / board).read_text())
+    project.set_buffer(summary, text)
+    first = project.lint([board, summary])
+    assert [f.code for f in first[board]] == ["PL403"] and [f.code for f in first[summary]] == ["PL303"]
+    parsed, scanned = project.repo.parsed, project.repo.scanned
+    assert parsed > 10
+    project.set_buffer(summary, text.replace("score_mean: 71.6666666667", "score_mean: 69.1666666667"))
+    again = project.lint([board, summary])
+    assert again[summary] == [] and [f.code for f in again[board]] == ["PL403"]
+    assert (project.repo.parsed - parsed, project.repo.scanned - scanned) == (1, 0)
 
 
 def test_a_buffer_of_a_file_not_saved_yet_is_part_of_its_folder(tmp_path):

@@ -42,6 +42,9 @@ class OverlayRepository(Repository):
         self.overlay: Dict[str, bytes] = {}
         self._kept: Dict[str, Tuple[object, Document]] = {}
         self._kept_lists: Dict[str, Tuple[tuple, int, Dict[str, Entry]]] = {}
+        #: files parsed (not found kept) and folders listed from disk, since the start
+        self.parsed = 0
+        self.scanned = 0
 
     # -- buffers --------------------------------------------------------------
     def set_buffer(self, rel: str, data: bytes) -> bool:
@@ -101,16 +104,19 @@ class OverlayRepository(Repository):
         # does not follow: those listings are always read again
         in_packages = rel == self._packages or rel.startswith(self._packages + "/")
         if in_packages:
+            self.scanned += 1
             return super()._scan(rel)
         try:
             st = os.lstat(path)
         except OSError:
+            self.scanned += 1
             return super()._scan(rel)
         key = (st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
         kept = self._kept_lists.get(rel)
         if kept is not None and kept[0] == key and kept[1] - st.st_mtime_ns > RACY_NS:
             return kept[2]
         read_at = time.time_ns()
+        self.scanned += 1
         out = super()._scan(rel)
         if out is not None:
             self._kept_lists[rel] = (key, read_at, out)
@@ -127,6 +133,7 @@ class OverlayRepository(Repository):
             if len(data) > self.config.size_limit:
                 # the verdict the file gets once saved
                 return _too_large(rel, len(data), self.config.size_limit)
+            self.parsed += 1
             doc = load_bytes(data, rel)
             doc.content_id = blob_id(data)
             self._keep(rel, key, doc)
@@ -141,6 +148,7 @@ class OverlayRepository(Repository):
         if key is not None and kept is not None and kept[0] == key \
                 and time.time_ns() - key[1] > RACY_NS:
             return kept[1]
+        self.parsed += 1
         doc = load_file(full, rel, self.config.size_limit)
         if key is not None and doc.file_stat is not None:
             self._keep(rel, key, doc)

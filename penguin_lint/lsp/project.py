@@ -27,6 +27,7 @@ class Project:
         self.root = root
         #: why the repository cannot be linted (an invalid configuration), or None
         self.error: Optional[str] = None
+        self.error_shown: Optional[str] = None
         self.load_config()
 
     def load_config(self) -> None:

@@ -104,7 +104,9 @@ class PenguinServer(LanguageServer):
         if include_self and rel in uris:
             targets.add(rel)
         targets = {t for t in targets if project.lints(t)}
-        if project.error is not None and rel == CONFIG_FILE:
+        if project.error is not None and project.error != project.error_shown:
+            # once per error: nothing is linted until the configuration is fixed
+            project.error_shown = project.error
             self.window_show_message(types.ShowMessageParams(
                 type=types.MessageType.Error, message=f"penguin-lint: {project.error}"))
         if not targets:
