@@ -29,7 +29,8 @@ class LspClient:
         self.notifications: List[dict] = []
         threading.Thread(target=self._read, daemon=True).start()
         self.stderr: List[bytes] = []
-        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
+        self._stderr_reader = threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True)
+        self._stderr_reader.start()
 
     # -- the wire ------------------------------------------------------------------
     def _read(self) -> None:
@@ -120,7 +121,9 @@ class LspClient:
         try:
             self.request("shutdown", None)
             self.notify("exit", None)
-            return self.proc.wait(timeout=10)
+            code = self.proc.wait(timeout=10)
+            self._stderr_reader.join(timeout=10)
+            return code
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()

@@ -118,6 +118,7 @@ def test_the_language_server_lints_unsaved_buffers_across_files_and_fixes(tmp_pa
         client.notify("textDocument/didClose", {"textDocument": {"uri": attempt}})
         assert client.wait_diagnostics(attempt, 3)["diagnostics"] == []
         assert client.close() == 0
+        assert b"Traceback" not in b"".join(client.stderr)
     finally:
         if client.proc.poll() is None:
             client.proc.kill()

@@ -263,10 +263,25 @@ def make_server() -> PenguinServer:
     return server
 
 
+class _OneLine(logging.Formatter):
+    """The server's log (standard error, which editors show): one line a
+    record, never a traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = " ".join(record.getMessage().split())
+        if record.exc_info and record.exc_info[1] is not None:
+            e = record.exc_info[1]
+            message += f" ({type(e).__name__}: {' '.join(str(e).split())})"
+        return f"penguin-lint lsp: {record.levelname.lower()}: {message}"
+
+
 def serve() -> None:
     """Serve on standard input and output until the client says exit."""
     # The protocol owns standard output: anything printed by mistake goes to
     # standard error instead of corrupting a message.
     stdin, stdout = sys.stdin.buffer, sys.__stdout__.buffer
     sys.stdout = sys.stderr
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
     make_server().start_io(stdin, stdout)
