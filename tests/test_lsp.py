@@ -193,3 +193,14 @@ def test_a_buffer_of_a_file_not_saved_yet_is_part_of_its_folder(tmp_path):
 ])
 def test_finding_positions_become_lsp_positions(text, finding, expected):
     assert TextMap(text).range(*finding) == expected
+
+
+def test_without_pygls_the_command_says_what_to_install(monkeypatch):
+    import sys
+
+    monkeypatch.delitem(sys.modules, "penguin_lint.lsp.server", raising=False)
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)  # not installed
+    r = lint(None, "lsp")
+    assert r.code == 2
+    assert r.stderr.startswith("penguin-lint: error: the language server needs pygls 2 "
+                               "(pip install 'penguin-lint[lsp]')")
