@@ -90,13 +90,13 @@ class LspClient:
     def notify(self, method: str, params) -> None:
         self._send({"method": method, "params": params})
 
-    def initialize(self, root: Path) -> dict:
+    def initialize(self, root: Path, encodings=("utf-16",)) -> dict:
         result = self.request("initialize", {
             "processId": None, "rootUri": uri_of(root), "capabilities": {
                 "textDocument": {"publishDiagnostics": {"versionSupport": True},
                                  "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {
                                      "valueSet": ["quickfix", "source.fixAll"]}}}},
-                "general": {"positionEncodings": ["utf-16"]}}})
+                "general": {"positionEncodings": list(encodings)}}})
         self.notify("initialized", {})
         return result
 

@@ -124,6 +124,22 @@ def test_the_language_server_lints_unsaved_buffers_across_files_and_fixes(tmp_pa
             client.proc.kill()
 
 
+def test_columns_are_counted_in_the_encoding_the_client_prefers(tmp_path):
+    """Neovim offers UTF-8 first: the penguin is then four units wide."""
+    root = write_repo(tmp_path / "repo", {}, VALID)
+    client = LspClient(root)
+    try:
+        assert client.initialize(root, encodings=["utf-8", "utf-16"])["capabilities"]["positionEncoding"] == "utf-8"
+        attempt = _open(client, root, ATTEMPT, BROKEN_ATTEMPT)
+        d = client.wait_diagnostics(attempt, 1)["diagnostics"][1]
+        start = len('  - {source: "\U0001F427", score: '.encode("utf-8"))
+        assert (d["code"], d["range"]["start"]) == ("PL102", {"line": 2, "character": start})
+        assert client.close() == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+
+
 def test_a_buffer_is_linted_as_the_file_would_be_on_disk(tmp_path):
     """Every file of the example repository, linted one at a time as an open
     buffer, has the findings `--all` reports in it."""
@@ -193,6 +209,12 @@ def test_a_buffer_of_a_file_not_saved_yet_is_part_of_its_folder(tmp_path):
 ])
 def test_finding_positions_become_lsp_positions(text, finding, expected):
     assert TextMap(text).range(*finding) == expected
+
+
+def test_positions_in_utf8_and_utf32():
+    text = "\ufeffk: '\u00e9\U0001F427' x\n"
+    assert TextMap(text, "utf-8").position(1, 7) == (0, 3 + len("k: '\u00e9\U0001F427".encode("utf-8")))
+    assert TextMap(text, "utf-32").position(1, 7) == (0, 1 + 6)
 
 
 def test_without_pygls_the_command_says_what_to_install(monkeypatch):

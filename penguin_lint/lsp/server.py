@@ -71,6 +71,11 @@ class PenguinServer(LanguageServer):
     def text_of(self, uri: str) -> str:
         return self.workspace.get_text_document(uri).source
 
+    def textmap(self, text: str) -> TextMap:
+        """``text`` with columns counted in the position encoding agreed on."""
+        encoding = self.workspace.position_encoding
+        return TextMap(text, str(getattr(encoding, "value", encoding) or "utf-16"))
+
     def sync(self, uri: str) -> Optional[Tuple[Project, str]]:
         """Put the document's current text over its file."""
         where = self.open_docs.get(uri)
@@ -127,7 +132,7 @@ class PenguinServer(LanguageServer):
 
     def publish(self, uri: str, findings: List[Finding]) -> None:
         text = self.text_of(uri)
-        textmap = TextMap(text)
+        textmap = self.textmap(text)
         pairs = [(diagnostic(f, textmap), f) for f in findings]
         self.published[uri] = (text, pairs)
         version = self.workspace.get_text_document(uri).version
@@ -188,7 +193,7 @@ class PenguinServer(LanguageServer):
         fix = project.plan_fixes(rel, findings, unsafe=unsafe)
         if fix is None:
             return []
-        textmap = TextMap(text)
+        textmap = self.textmap(text)
         out = []
         for e in fix.edits:
             start, end = textmap.offset_position(e.start), textmap.offset_position(e.end)

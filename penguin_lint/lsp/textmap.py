@@ -2,8 +2,10 @@
 
 Findings count lines and columns from 1, columns in characters (code
 points), in the text the loader read: a leading byte-order mark dropped,
-lines ended by LF (or CR LF). LSP counts both from 0, columns in UTF-16 code
-units, in the buffer's text as the editor holds it.
+lines ended by LF (or CR LF). LSP counts both from 0, columns in the code
+units of the position encoding client and server agreed on (UTF-16 unless
+the client offers another: Neovim prefers UTF-8), in the buffer's text as
+the editor holds it.
 """
 from __future__ import annotations
 
@@ -21,8 +23,16 @@ def utf16_len(text: str) -> int:
     return n + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
+def utf8_len(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+UNITS = {"utf-16": utf16_len, "utf-8": utf8_len, "utf-32": len}
+
+
 class TextMap:
-    def __init__(self, text: str):
+    def __init__(self, text: str, encoding: str = "utf-16"):
+        self._units = UNITS.get(encoding, utf16_len)
         self.bom = text.startswith("\ufeff")
         # the text the loaders read
         self.text = text[1:] if self.bom else text
@@ -42,10 +52,10 @@ class TextMap:
         return len(self._starts)
 
     def _lsp(self, index: int, chars: int) -> Tuple[int, int]:
-        """(line, UTF-16 column) of character ``chars`` of line ``index``."""
-        col = utf16_len(self.line(index)[:max(chars, 0)])
+        """(line, column in code units) of character ``chars`` of line ``index``."""
+        col = self._units(self.line(index)[:max(chars, 0)])
         if index == 0 and self.bom:
-            col += 1  # the mark is in the editor's text, not the loader's
+            col += self._units("\ufeff")  # the mark is in the editor's text, not the loader's
         return index, col
 
     def position(self, line: int, column: int) -> Tuple[int, int]:
