@@ -27,6 +27,7 @@ class LspClient:
         #: uri -> every publishDiagnostics params received, oldest first
         self.diagnostics: Dict[str, List[dict]] = {}
         self.notifications: List[dict] = []
+        self.server_requests: List[dict] = []
         threading.Thread(target=self._read, daemon=True).start()
         self.stderr: List[bytes] = []
         self._stderr_reader = threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True)
@@ -73,6 +74,7 @@ class LspClient:
             elif msg.get("method") == "textDocument/publishDiagnostics":
                 self.diagnostics.setdefault(msg["params"]["uri"], []).append(msg["params"])
             elif "id" in msg:  # a request from the server (registrations...): accepted
+                self.server_requests.append(msg)
                 self._send({"id": msg["id"], "result": None})
             else:
                 self.notifications.append(msg)
@@ -93,6 +95,7 @@ class LspClient:
     def initialize(self, root: Path, encodings=("utf-16",)) -> dict:
         result = self.request("initialize", {
             "processId": None, "rootUri": uri_of(root), "capabilities": {
+                "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}},
                 "textDocument": {"publishDiagnostics": {"versionSupport": True},
                                  "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {
                                      "valueSet": ["quickfix", "source.fixAll"]}}}},

@@ -117,6 +117,15 @@ def test_the_language_server_lints_unsaved_buffers_across_files_and_fixes(tmp_pa
         # closing a buffer clears its diagnostics; the file on disk counts again
         client.notify("textDocument/didClose", {"textDocument": {"uri": attempt}})
         assert client.wait_diagnostics(attempt, 3)["diagnostics"] == []
+
+        # a file changed on disk, not in the editor: the client's watcher says so
+        (watch,) = [r for r in client.server_requests if r["method"] == "client/registerCapability"]
+        assert watch["params"]["registrations"][0]["method"] == "workspace/didChangeWatchedFiles"
+        client.notify("textDocument/didClose", {"textDocument": {"uri": summary}})
+        assert client.wait_diagnostics(summary, 6)["diagnostics"] == []
+        (root / SUMMARY).write_text(summary_text.replace("score_mean: 50.0", "score_mean: high"))
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": summary, "type": 2}]})
+        assert [d["code"] for d in client.wait_until(board, bool)] == ["PL402"]
         assert client.close() == 0
         assert b"Traceback" not in b"".join(client.stderr)
     finally:

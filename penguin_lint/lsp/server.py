@@ -49,9 +49,10 @@ class PenguinServer(LanguageServer):
         self.last_lint = 0.0
 
     # -- documents --------------------------------------------------------------
-    def locate(self, uri: str) -> Optional[Tuple[Project, str]]:
+    def locate(self, uri: str, create: bool = True) -> Optional[Tuple[Project, str]]:
         """The project and repository path of a document, None for one that
-        is not a file or lies in no repository folder."""
+        is not a file or lies in no repository folder (or, without
+        ``create``, in none the server has opened a document of)."""
         if not uri.startswith("file:"):
             return None
         path = to_fs_path(uri)
@@ -65,6 +66,8 @@ class PenguinServer(LanguageServer):
             return None
         project = self.projects.get(root)
         if project is None:
+            if not create:
+                return None
             project = self.projects[root] = Project(root)
         return project, rel
 
@@ -101,22 +104,33 @@ class PenguinServer(LanguageServer):
                 self.relint(project, rel, include_self=False)
 
     # -- linting ----------------------------------------------------------------
+    def open_in(self, project: Project) -> Dict[str, str]:
+        """Repository path -> uri of the documents open in ``project``."""
+        return {r: u for u, (p, r) in self.open_docs.items() if p is project}
+
     def relint(self, project: Project, rel: str, include_self: bool = True, dependents: bool = True) -> None:
         """Lint ``rel`` and (``dependents``) the open documents of ``project``
         that a change to it can affect, and publish their diagnostics."""
-        uris = {r: u for u, (p, r) in self.open_docs.items() if p is project}
+        uris = self.open_in(project)
         targets = set(project.affected(rel, (r for r in uris if r != rel))) if dependents else set()
         if include_self and rel in uris:
             targets.add(rel)
-        targets = {t for t in targets if project.lints(t)}
+        self.lint_open(project, targets)
+
+    def lint_open(self, project: Project, paths) -> None:
+        """Lint the open documents ``paths`` of ``project`` together and
+        publish their diagnostics."""
+        uris = self.open_in(project)
+        targets = {t for t in paths if t in uris and project.lints(t)}
         if project.error is not None and project.error != project.error_shown:
             # once per error: nothing is linted until the configuration is fixed
             project.error_shown = project.error
             self.window_show_message(types.ShowMessageParams(
                 type=types.MessageType.Error, message=f"penguin-lint: {project.error}"))
+        for path in set(paths) - targets:
+            if path in uris:
+                self.publish(uris[path], [])  # not a file penguin-lint checks (now)
         if not targets:
-            if include_self and rel in uris:
-                self.publish(uris[rel], [])
             return
         started = time.perf_counter()
         try:
@@ -251,10 +265,39 @@ def make_server() -> PenguinServer:
         if rel == CONFIG_FILE:
             # the configuration decides what every open file is checked for
             project.load_config()
-            for uri, (p, r) in list(ls.open_docs.items()):
-                if p is project and r != rel:
-                    ls.relint(p, r)
+            ls.lint_open(project, ls.open_in(project))
+            return
         ls.relint(project, rel)
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: PenguinServer, params: types.InitializedParams):
+        # Files changed on disk (a checkout, another program) re-lint the open
+        # documents that read them, where the client can watch files for us.
+        workspace = ls.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        if watched is not None and watched.dynamic_registration:
+            ls.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
+                id="penguin-lint-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
+                    types.FileSystemWatcher(glob_pattern="**/*.{yaml,yml,toml,json}"),
+                    types.FileSystemWatcher(glob_pattern="**/" + CONFIG_FILE)]))]))
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: PenguinServer, params: types.DidChangeWatchedFilesParams):
+        todo: Dict[Project, set] = {}
+        for change in params.changes:
+            where = ls.locate(change.uri, create=False)
+            if where is None:
+                continue
+            project, rel = where
+            uris = ls.open_in(project)
+            if rel == CONFIG_FILE:
+                project.load_config()
+                todo.setdefault(project, set()).update(uris)
+            else:
+                todo.setdefault(project, set()).update(project.affected(rel, (r for r in uris if r != rel)))
+        for project, paths in todo.items():
+            ls.lint_open(project, paths)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: PenguinServer, params: types.DidCloseTextDocumentParams):
