@@ -14,6 +14,7 @@ from tests.lsp_client import LspClient, uri_of
 from penguin_lint.address import rule_docs
 from penguin_lint.lsp.project import Project
 from penguin_lint.lsp.textmap import TextMap
+from penguin_lint.rules import all_rules
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ATTEMPT = "experiments/lb/exp-1/test/attempt-1.yaml"
@@ -154,18 +155,33 @@ def test_a_buffer_is_linted_as_the_file_would_be_on_disk(tmp_path):
     buffer, has the findings `--all` reports in it."""
     root = tmp_path / "repo"
     shutil.copytree(EXAMPLES / "repo", root)
+    assert _buffer_findings_match_a_full_run(root) == 7
+
+
+def _buffer_findings_match_a_full_run(root: Path) -> int:
+    """Lint every file of ``root`` as an open buffer, one at a time; each has
+    the findings `--all` reports in it. Returns how many there are."""
     expected = {}
     for f in lint(root, "--all").findings:
         expected.setdefault(f["path"], []).append((f["code"], f["line"], f["column"], f["message"]))
     project = Project(root)
-    files = [p.relative_to(root).as_posix() for p in sorted(root.rglob("*")) if p.is_file()]
-    linted = [rel for rel in files if project.lints(rel)]
-    assert len(linted) > 20
-    for rel in linted:
-        project.set_buffer(rel, (root / rel).read_text(encoding="utf-8"))
-        got = [(f.code, f.line, f.column, f.message) for f in project.lint([rel])[rel]]
-        assert got == expected.get(rel, []), rel
-    assert expected.keys() - set(linted) == {"packages/sql-puzzles/CASE-002-gaps-and-islands/rubric/README.md"}
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root).as_posix()
+        if p.is_file() and not p.is_symlink() and project.lints(rel):
+            project.set_buffer(rel, p.read_bytes().decode("utf-8", "surrogateescape"))
+            got = [(f.code, f.line, f.column, f.message) for f in project.lint([rel])[rel]]
+            assert sorted(got) == sorted(expected.get(rel, [])), rel
+    return sum(len(v) for v in expected.values())
+
+
+def test_each_rules_bad_example_is_found_in_its_buffer(tmp_path):
+    found = 0
+    for rule in all_rules():
+        path, text = rule.bad
+        if path.endswith("/"):
+            continue  # a folder's example: no buffer holds it
+        found += _buffer_findings_match_a_full_run(write_repo(tmp_path / rule.code, {path: text}, VALID))
+    assert found > 90
 
 
 def test_a_change_parses_the_changed_buffer_only(tmp_path):
