@@ -208,6 +208,17 @@ def test_a_change_parses_the_changed_buffer_only(tmp_path):
     assert (project.repo.parsed - parsed, project.repo.scanned - scanned) == (1, 0)
 
 
+def test_a_leaderboard_change_reaches_the_findings_a_folder_check_puts_in_an_open_file(tmp_path):
+    root = write_repo(tmp_path / "repo", {}, VALID)
+    project = Project(root)
+    meta = "experiments/lb/exp-1/meta_info.yaml"
+    assert project.lint([meta])[meta] == []
+    project.set_buffer(BOARD, (root / BOARD).read_text().replace("experiment_id: exp-1", "experiment_id: exp-2"))
+    # PL306 is the experiment folder's finding, reported in its meta_info.yaml
+    assert project.affected(BOARD, [meta, ATTEMPT]) == {meta}
+    assert [f.code for f in project.lint([meta])[meta]] == ["PL306"]
+
+
 def test_a_buffer_of_a_file_not_saved_yet_is_part_of_its_folder(tmp_path):
     root = write_repo(tmp_path / "repo", {}, VALID)
     project = Project(root)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set
 
-from penguin_lint.core.config import CONFIG_FILE, ConfigError, load_config
+from penguin_lint.core.config import CONFIG_FILE, Config, ConfigError, load_config
 from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.engine.context import Context
 from penguin_lint.engine.runner import Engine, enabled_rules
@@ -35,8 +35,6 @@ class Project:
             self.config = load_config(self.root, FILE_KINDS, rule_codes())
             self.error = None
         except ConfigError as e:
-            from penguin_lint.core.config import Config
-
             self.config = Config()
             self.error = str(e)
         self.rules = enabled_rules(self.config)
@@ -69,7 +67,10 @@ class Project:
         return Engine(self.repo, self.config, self.rules).subject(rel, False).kind != "file"
 
     def affected(self, rel: str, among: Iterable[str]) -> Set[str]:
-        """The paths of ``among`` whose findings a change to ``rel`` can change."""
+        """The paths of ``among`` whose findings a change to ``rel`` can change:
+        the subjects the rules name, and the files directly in a folder they
+        name (a folder's check reports in its files: PL306 in an experiment's
+        meta_info.yaml)."""
         among = set(among)
         if not among:
             return set()
@@ -77,8 +78,7 @@ class Project:
         out: Set[str] = set()
         for rule in self.rules:
             for dep in rule.affected_by(rel, engine.ctx):
-                if dep in among:
-                    out.add(dep)
+                out.update(p for p in among if p == dep or p.rpartition("/")[0] == dep)
         return out
 
     def lint(self, paths: Iterable[str]) -> Dict[str, List[Finding]]:
