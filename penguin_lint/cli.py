@@ -291,7 +291,39 @@ def _preview_text(preview, repo, ids, before, fmt, all_rows) -> str:
                 preview.render_markdown(boards) if fmt == "markdown" else preview.render_text(boards))
 
 
-SUBCOMMANDS = {"rules": rules_cmd, "preview": preview_cmd}
+@click.command("lsp", context_settings={"help_option_names": ["-h", "--help"]})
+def lsp_cmd():
+    """Run the language server on standard input and output (for editors;
+    needs the lsp extra: pip install 'penguin-lint[lsp]')."""
+    try:
+        from penguin_lint.lsp.server import serve
+    except ImportError as e:
+        raise fail(f"the language server needs pygls 2 (pip install 'penguin-lint[lsp]'): {e}")
+    serve()
+
+
+@click.command("schemas", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--write", "dest", metavar="DIR", type=click.Path(path_type=str),
+              help="Copy the JSON Schemas into DIR (made if missing), for editor settings that name them "
+                   "relative to the repository.")
+@click.option("--path", "show_path", is_flag=True, help="Print the folder of the installed schemas.")
+def schemas_cmd(dest, show_path):
+    """The JSON Schemas of the data files, for editors (yaml-language-server, taplo)."""
+    from penguin_lint.validation import schema_files
+
+    if dest is None and not show_path:
+        raise fail("give --write DIR or --path")
+    if show_path:
+        show(schema_files.folder())
+    if dest is not None:
+        try:
+            written = schema_files.write(dest)
+        except schema_files.SchemaWriteError as e:
+            raise fail(str(e))
+        say(f"wrote {len(written)} schemas to {dest}", err=False)
+
+
+SUBCOMMANDS = {"rules": rules_cmd, "preview": preview_cmd, "lsp": lsp_cmd, "schemas": schemas_cmd}
 
 
 def main(argv: Optional[List[str]] = None) -> None:

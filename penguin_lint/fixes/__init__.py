@@ -12,7 +12,7 @@ as a unified diff and writes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Optional
 
 from penguin_lint.findings import Finding
 from penguin_lint.fixes import ids, quoting, status, summary, unused_suppression
@@ -48,8 +48,11 @@ class Outcome:
 
 
 def plan(findings: List[Finding], root: str, ctx, rules: Dict[str, object],
-         unsafe: bool, size_limit: int) -> "tuple[List[FileFix], List[str]]":
-    """The fixes for ``findings``, file by file, and why files were left alone."""
+         unsafe: bool, size_limit: int,
+         read: Optional[Callable[[str], bytes]] = None) -> "tuple[List[FileFix], List[str]]":
+    """The fixes for ``findings``, file by file, and why files were left alone.
+    ``read``: the bytes of a file to fix (default: the file under ``root``;
+    an editor's buffer for the language server); raises WriteRefused."""
     allowed = {code for code, r in rules.items()
                if code in FIXERS and (r.fixable == "safe" or (unsafe and r.fixable == "unsafe"))}
     by_path: Dict[str, List[Finding]] = {}
@@ -61,7 +64,7 @@ def plan(findings: List[Finding], root: str, ctx, rules: Dict[str, object],
     refused: List[str] = []
     for path in sorted(by_path):
         try:
-            raw = read_current(root, path, size_limit)
+            raw = read(path) if read is not None else read_current(root, path, size_limit)
         except WriteRefused as e:
             refused.append(str(e))
             continue
@@ -127,4 +130,4 @@ def fix_run(result, relint: Callable[[], object], root: str, ctx_of: Callable[[]
     return result, outcome
 
 
-__all__ = ["FIXERS", "Outcome", "fix_run", "plan", "Source", "Edit"]
+__all__ = ["FIXERS", "Outcome", "fix_run", "plan", "Source", "Edit", "WriteRefused"]
