@@ -12,6 +12,11 @@ RULE_DOCS_URL = PROJECT_URL + "/blob/main/docs/rules/"
 SCHEMAS_URL = PROJECT_URL + "/raw/main/schemas/"
 
 
-def rule_docs(code: str) -> str:
-    """The address of rule ``code``'s documentation page."""
-    return f"{RULE_DOCS_URL}{code}.md"
+def rule_docs(code: str, uri: bool = False) -> str:
+    """The address of rule ``code``'s documentation page. ``uri``:
+    percent-encoded, as SARIF's ``helpUri`` and Markdown links need it (the
+    placeholder's ``<>`` are no URI characters)."""
+    from urllib.parse import quote
+
+    url = f"{RULE_DOCS_URL}{code}.md"
+    return quote(url, safe=":/") if uri else url

@@ -24,7 +24,7 @@ except ImportError:  # Python < 3.11
 from penguin_lint.core.config import parse_config
 from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.rules import rule_codes
-from penguin_lint.rules.docs import PROJECT_URL
+from penguin_lint.address import PROJECT_URL
 from tests.conftest import lint
 from tests.test_blame import EXP1, commit, debt, edit, meta  # noqa: F401  (debt is a fixture)
 from tests.test_gate_suppressions import SUMMARY, WRONG_MEAN, change, pr  # noqa: F401  (pr is a fixture)
@@ -43,10 +43,25 @@ class Block(NamedTuple):
         return f"{self.page}:{self.text.splitlines()[0][:40] if self.text else ''}"
 
 
+# Pages whose blocks another test file checks, block by block (they configure
+# other programs: editors, a CI matrix).
+CHECKED_ELSEWHERE = {
+    "docs/editors.md": "tests/test_editors.py",
+    "docs/sharding.md": "tests/test_shard_merge.py",
+}
+
+
 def blocks() -> List[Block]:
     pages = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]
+    pages = [p for p in pages if p.relative_to(PROJECT).as_posix() not in CHECKED_ELSEWHERE]
     return [Block(p.relative_to(PROJECT).as_posix(), m.group(2), m.group(3))
             for p in pages for m in FENCE.finditer(p.read_text(encoding="utf-8"))]
+
+
+def test_pages_checked_elsewhere_are_checked_there():
+    for page, test in CHECKED_ELSEWHERE.items():
+        if (PROJECT / page).exists():
+            assert page in (PROJECT / test).read_text(encoding="utf-8"), (page, test)
 
 
 ALL = blocks()
@@ -389,7 +404,7 @@ OTHER_OPTIONS = {
 def test_every_option_the_docs_name_exists():
     from penguin_lint import cli
     known = set(OTHER_OPTIONS)
-    for command in (cli.lint, cli.rules_cmd, cli.preview_cmd):
+    for command in (cli.lint, *cli.SUBCOMMANDS.values()):
         for param in command.params:
             known |= {o for o in param.opts + param.secondary_opts if o.startswith("--")}
     unknown = {}

@@ -68,7 +68,7 @@ def test_the_language_server_lints_unsaved_buffers_across_files_and_fixes(tmp_pa
         assert d["range"] == {"start": {"line": 2, "character": start},
                               "end": {"line": 2, "character": start + len('"high"')}}
         assert d["severity"] == 1 and d["source"] == "penguin-lint"
-        assert d["codeDescription"]["href"] == rule_docs("PL102")
+        assert d["codeDescription"]["href"] == rule_docs("PL102", uri=True)
         assert d["message"] == "'results[0].score' must be a number, not a string"
 
         # didChange that repairs it: the diagnostics are cleared

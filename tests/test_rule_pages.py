@@ -13,7 +13,7 @@ from penguin_lint.engine.runner import Result
 from penguin_lint.findings import Finding
 from penguin_lint.github import annotations as github_reporter, summary as step_summary
 from penguin_lint.rules import all_rules
-from penguin_lint.rules.docs import PROJECT_URL
+from penguin_lint.address import PROJECT_URL
 from tests.conftest import VALID, lint, write_repo
 
 PROJECT = Path(__file__).resolve().parents[1]

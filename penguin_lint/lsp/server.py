@@ -224,7 +224,7 @@ def diagnostic(f: Finding, textmap: TextMap) -> types.Diagnostic:
         message=message,
         severity=types.DiagnosticSeverity.Error if f.severity == ERROR else types.DiagnosticSeverity.Warning,
         code=f.code,
-        code_description=types.CodeDescription(href=rule_docs(f.code)),
+        code_description=types.CodeDescription(href=rule_docs(f.code, uri=True)),
         source=SOURCE,
     )
 

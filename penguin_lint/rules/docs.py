@@ -8,14 +8,10 @@ import json
 import re
 from pathlib import Path
 from typing import Dict, List
-from urllib.parse import quote
 
+from penguin_lint.address import rule_docs
 from penguin_lint.rules.base import Rule
 
-#: Where the project is published. Until it has its public address, the
-#: placeholder is the one the install commands use (README "Install"); this
-#: is the one place to change it.
-PROJECT_URL = "https://github.com/<owner>/penguin-lint"
 #: Rule pages, relative to the docs folder.
 RULES_DIR = "rules"
 #: The generated block of docs/rules.md.
@@ -26,12 +22,8 @@ _PAGE_NAME = re.compile(r"PL\d{3}\.md")
 _LANGUAGES = {"yaml": "yaml", "yml": "yaml", "toml": "toml", "json": "json"}
 
 
-def rule_url(code: str, uri: bool = False) -> str:
-    """The address of a rule's page. ``uri``: percent-encoded, as SARIF's
-    ``helpUri`` and Markdown links need it (the placeholder's ``<>`` are no
-    URI characters)."""
-    url = f"{PROJECT_URL}/blob/main/docs/{RULES_DIR}/{code}.md"
-    return quote(url, safe=":/") if uri else url
+# one address for the pages, whoever links them (address.py)
+rule_url = rule_docs
 
 
 FIX_WORDS = {"": "", "safe": "fix", "unsafe": "unsafe fix"}
