@@ -3,8 +3,8 @@ import math
 from decimal import Decimal
 
 from penguin_lint.loaders.numbers import (MIN_DECIMALS, agrees_rounded, as_float, is_number, is_plain_decimal,
-                                   mean_std, number_text, propose, rounding_applies, states,
-                                   written_decimals)
+                                          mean_std, number_text, proposal, rounding_applies, states,
+                                          written_decimals)
 from penguin_lint.rules.base import Rule
 from penguin_lint.rules.pl302_attempt_numbering import n_attempt_of
 
@@ -139,14 +139,15 @@ class SummaryMismatch(Rule):
         pos = doc.value_pos((key,))
         shown_have, shown_want = _fmt_pair(have, want)
         written = src if src and decimals >= MIN_DECIMALS else shown_have
+        # The same text --fix writes (fixes/summary.py).
+        value = proposal(want, src)
         if not isinstance(want, float):
-            if want.bit_length() < 200:
-                hint = f"set {key} to {want}, or fix the attempt files"
+            if value is not None:
+                hint = f"set {key} to {value}, or fix the attempt files"
             else:
                 hint = f"recompute {key} from the attempt files"
             yield self.finding(subject, f"{key} is {shown_have} but {says} {shown_want}", pos=pos, hint=hint)
             return
-        value = propose(want, decimals)
         fh = as_float(have)  # None for an int beyond any float
         if population is not None and states(have, population, decimals):
             yield self.finding(
