@@ -107,6 +107,34 @@ def dotted(path) -> str:
     return out or "(top level)"
 
 
+def row_label(i: int) -> str:
+    """How every message names the row at index ``i`` of a Harbor rows file:
+    counted from 1 as a reader counts them, with its key path beside it."""
+    return f"row {i + 1} (rows[{i}])"
+
+
+# The schema whose list items are rows that messages name as such.
+_ROWS_SCHEMA = "harbor_rows"
+
+
+def _in_row(problems: List[Problem], path) -> List[Problem]:
+    """Problems under ``rows[i]`` of a rows file named the way PL605 and
+    PL606 name them: ``row 2 (rows[1]): 'status' ...``, the key path within
+    the row."""
+    if len(path) < 2 or path[0] != "rows" or not isinstance(path[1], int) or isinstance(path[1], bool):
+        return problems
+    i = path[1]
+    whole, inner = f"'rows[{i}]'", f"'rows[{i}]."
+    for p in problems:
+        if inner in p.message:
+            p.message = f"{row_label(i)}: " + p.message.replace(inner, "'", 1)
+        elif whole in p.message:
+            p.message = p.message.replace(whole, row_label(i), 1)
+        else:
+            p.message = f"{row_label(i)}: {p.message}"
+    return problems
+
+
 def show(value, limit: int = 60) -> str:
     """A value as a finding quotes it, cut at ``limit`` characters; only that
     much of it is rendered (a row value may be megabytes)."""
@@ -146,13 +174,15 @@ def validate(doc: Document, schema_name: str) -> List[Problem]:
     fast = fast_check_for(schema_name)
     if fast is None or not fast(doc.data):
         for err in validator_for(schema_name).iter_errors(doc.data):
-            out.extend(_convert(err, doc))
+            found = _convert(err, doc)
+            out.extend(_in_row(found, tuple(err.absolute_path)) if schema_name == _ROWS_SCHEMA else found)
     for path in doc.nonfinite:
         value = doc.get(*path)
         # an int here is one beyond any float (the loaders mark those too)
         what = (f"an integer of {len(str(abs(value)))} digits, too large to compute with"
                 if isinstance(value, int) else f"{value}, not a finite number")
-        out.append(Problem("PL103", f"'{dotted(path)}' is {what}", doc.value_pos(path), "write a real number"))
+        found = [Problem("PL103", f"'{dotted(path)}' is {what}", doc.value_pos(path), "write a real number")]
+        out.extend(_in_row(found, path) if schema_name == _ROWS_SCHEMA else found)
     return out
 
 
