@@ -97,8 +97,11 @@ class SummaryMismatch(Rule):
         stats = None if any(s is None for s in scores) else mean_std(scores)
         if stats is not None:
             mean, std, pop = stats
-            yield from self._compare(subject, doc, "score_mean", mean,
-                                     f"the {n} attempts average", f"the {n} attempts' mean")
+            if n == 1:
+                says, noun = "the one attempt scores", "the one attempt's score"
+            else:
+                says, noun = f"the {n} attempts average", f"the {n} attempts' mean"
+            yield from self._compare(subject, doc, "score_mean", mean, says, noun)
             if std is not None:
                 yield from self._compare(
                     subject, doc, "score_std", std,
@@ -121,8 +124,11 @@ class SummaryMismatch(Rule):
                     continue
                 if not math.isfinite(total):
                     continue
-            yield from self._compare(subject, doc, key, total,
-                                     f"the {n} attempts' {key} add up to", f"the {n} attempts' total {key}")
+            if n == 1:
+                says, noun = f"the one attempt's {key} is", f"the one attempt's {key}"
+            else:
+                says, noun = f"the {n} attempts' {key} add up to", f"the {n} attempts' total {key}"
+            yield from self._compare(subject, doc, key, total, says, noun)
 
     def _compare(self, subject, doc, key, want, says, noun, population=None):
         """A finding when the summary's ``key`` does not state ``want``.
