@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -173,6 +174,17 @@ def _open_output(output: str, root: Path):
         raise fail(f"cannot write --output {e}")
 
 
+def usage_message(e: "click.UsageError") -> str:
+    """A usage error as one line: "invalid value for '--jobs' / '-j': 0 is
+    not in the range x>=1 (see penguin-lint --help)"."""
+    text = " ".join(e.format_message().split())
+    text = re.sub(r"\.? \(Did you mean (.*)\)\.?$", r"; did you mean \1", text)
+    if text[:1].isupper() and text[1:2].islower():
+        text = text[0].lower() + text[1:]
+    command = e.ctx.command_path if e.ctx is not None else "penguin-lint"
+    return f"{text.rstrip('.')} (see {command} --help)"
+
+
 def _warn(message: str) -> None:
     say(f"penguin-lint: warning: {message}")
 
@@ -292,9 +304,15 @@ def main(argv: Optional[List[str]] = None) -> None:
         # way out: none can act as a workflow command in a CI log.
         with guarded_std():
             try:
-                command.main(args=args, prog_name=name, standalone_mode=True)
-            except KeyboardInterrupt:  # pragma: no cover
+                code = command.main(args=args, prog_name=name, standalone_mode=False)
+            except click.UsageError as e:
+                # click's own three lines (usage, try --help, error) become
+                # one in the tool's style; the message names the option.
+                say(f"penguin-lint: error: {usage_message(e)}")
+                sys.exit(EXIT_FAILURE)
+            except (KeyboardInterrupt, click.Abort):  # pragma: no cover
                 say("penguin-lint: interrupted")
                 sys.exit(EXIT_FAILURE)
+            sys.exit(code if isinstance(code, int) else EXIT_OK)
     finally:
         gc.enable()  # lint() turns it off for the run; callers in-process get it back

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, List, Mapping, Optional, Sequence
 
-from penguin_lint.core.config import CONFIG_FILE, Config, ConfigError, load_config, parse_config
+from penguin_lint.core.config import CONFIG_FILE, Config, ConfigError, load_config, parse_config, rule_list
 from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.core.repo import Repository
 from penguin_lint.engine.result import Result
@@ -72,13 +72,6 @@ class Outcome:
     would_fix: int = 0
     would_fix_files: int = 0
     warnings: List[str] = field(default_factory=list)
-
-
-def split_codes(values) -> List[str]:
-    out: List[str] = []
-    for v in values or ():
-        out.extend(c.strip().upper() for c in v.split(",") if c.strip())
-    return out
 
 
 # -- the root ---------------------------------------------------------------
@@ -213,11 +206,12 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         # --all (or a shard of it) in a pull request's own workflow: the
         # pull request must not choose what it is judged by.
         config_base = pull_request_base(root, env)
-    select_codes, ignore_codes = split_codes(req.select), split_codes(req.ignore)
     known = rule_codes()
-    for code in select_codes + ignore_codes:
-        if not any(k.startswith(code) for k in known):
-            raise PenguinLintError(f"unknown rule code or prefix '{code}' (see `penguin-lint rules`)")
+    try:  # the forms .penguin-lint.toml accepts (config.rule_list)
+        select_codes = rule_list(list(req.select or ()), known, "--select") if req.select else []
+        ignore_codes = rule_list(list(req.ignore or ()), known, "--ignore") if req.ignore else []
+    except ValueError as e:
+        raise PenguinLintError(str(e)) from None
     no_cache, cache_dir, suppress = not req.cache, req.cache_dir, req.suppress
 
     git_change = base_tree = based_on = added_index = None

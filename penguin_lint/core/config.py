@@ -19,6 +19,7 @@
 """
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
 import re
@@ -139,18 +140,39 @@ class _Located:
 
 def _codes(value, path, where: _Located, known_codes) -> List[str]:
     setting = ".".join(f'"{p}"' if "." in p or "*" in p or "/" in p else p for p in path)
+    try:
+        return rule_list(value, known_codes, f"'{setting}'")
+    except ValueError as e:
+        raise where.error(path, str(e)) from None
+
+
+def rule_list(value, known_codes, setting: str) -> List[str]:
+    """The rule codes or prefixes that ``value`` names, as the command line
+    and the configuration both accept them: a string with commas
+    (``"PL104,PL203"``) or a list of such strings; codes in any case,
+    prefixes (``PL2``) and rule names (``summary-mismatch``, when
+    ``known_codes`` maps codes to names). ``setting`` names where the value
+    was written, for the ValueError an unknown code raises."""
+    names = {n: c for c, n in known_codes.items()} if isinstance(known_codes, dict) else {}
     if isinstance(value, str):
         value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise where.error(path, f"'{setting}' must be a list of rule codes or prefixes, such as [\"PL1\", \"PL203\"]")
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{setting} must be a list of rule codes or prefixes, or a string of them with commas, "
+                         f"such as [\"PL1\", \"PL203\"] or \"PL1,PL203\"")
     out = []
-    for i, v in enumerate(value):
-        code = v.strip().upper()
-        if not code:
-            raise where.error(path, f"'{setting}' holds an empty rule code (it would match every rule)")
-        if not any(k.startswith(code) for k in known_codes):
-            raise where.error(path, f"unknown rule code or prefix '{v}' in '{setting}' (see `penguin-lint rules`)")
-        out.append(code)
+    for item in value:
+        pieces = [p.strip() for p in item.split(",")]
+        if not any(pieces):
+            raise ValueError(f"{setting} holds an empty rule code (it would match every rule)")
+        for v in pieces:
+            if not v:
+                continue  # "PL104,": a trailing comma adds nothing
+            code = names.get(v.lower(), v.upper())
+            if not any(k.startswith(code) for k in known_codes):
+                close = difflib.get_close_matches(v.lower(), list(names), n=1, cutoff=0.6)
+                more = f"; did you mean '{close[0]}' ({names[close[0]]})?" if close else ""
+                raise ValueError(f"unknown rule code or prefix '{v}' in {setting}{more} (see `penguin-lint rules`)")
+            out.append(code)
     return out
 
 
