@@ -69,8 +69,8 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Ignore inline '# penguin-lint: disable' comments: show every finding.")
 @click.option("--cache-dir", metavar="DIR", type=click.Path(file_okay=False, path_type=str),
               help="Where runs keep their cache: --all its verdicts, a diff run git's list of "
-                   "untracked files (default: $PENGUIN_LINT_CACHE_DIR, else "
-                   ".penguin-lint-cache/ at the repository root).")
+                   "untracked files (default: $PENGUIN_LINT_CACHE_DIR, else cache-dir of "
+                   ".penguin-lint.toml, else .penguin-lint-cache/ at the repository root).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--shard", metavar="K/N",
               help="With --all, lint only part K of N (a CI matrix); every finding is in exactly one part.")

@@ -4,6 +4,7 @@
     ignore = ["PL207"]
     max-file-size = 5242880          # bytes, or "5MiB"
     base-branch = "main"
+    cache-dir = ".cache/penguin-lint"  # a folder inside the repository
 
     [per-file-ignores]
     "experiments/legacy/**" = ["PL3"]
@@ -52,6 +53,9 @@ class Config:
         "leaderboards": "leaderboards", "experiments": "experiments",
     })
     kinds: List[Tuple[str, str]] = field(default_factory=list)
+    #: ``cache-dir``: the cache folder, relative to the root (None: the
+    #: default); --cache-dir and $PENGUIN_LINT_CACHE_DIR come first
+    cache_dir: Optional[str] = None
 
     def ignored_for(self, path: str) -> List[str]:
         out: List[str] = []
@@ -224,7 +228,8 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
     """
     from penguin_lint.loaders import load_bytes
 
-    known_codes = list(known_codes)
+    # codes -> names (rules.rule_codes()), or plain codes
+    known_codes = dict(known_codes) if isinstance(known_codes, dict) else list(known_codes)
     if len(raw) > MAX_CONFIG_SIZE:
         raise ConfigError(f"{CONFIG_FILE}: over {MAX_CONFIG_SIZE // 1024} KiB, too large for a configuration file")
     doc = load_bytes(raw, CONFIG_FILE, ".toml")
@@ -237,7 +242,8 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
     data = doc.data
     where = _Located(doc)
     cfg = Config()
-    known = {"select", "ignore", "per-file-ignores", "max-file-size", "base-branch", "layout", "kinds"}
+    known = {"select", "ignore", "per-file-ignores", "max-file-size", "base-branch", "layout", "kinds",
+             "cache-dir"}
     for key in data:
         if key not in known:
             raise where.error((key,), f"unknown setting '{key}' (known: {', '.join(sorted(known))})", key=True)
@@ -265,6 +271,12 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
                 or any(not c.isprintable() or c.isspace() for c in branch):
             raise where.error(("base-branch",), "'base-branch' must be a branch name such as \"main\"")
         cfg.base_branch = branch
+    if "cache-dir" in data:
+        folder = data["cache-dir"]
+        if not _inside_folder(folder) or ".git" in folder.split("/"):
+            raise where.error(("cache-dir",), "cache-dir must be a relative folder inside the repository, "
+                                              "outside .git")
+        cfg.cache_dir = folder.strip("/")
     layout = data.get("layout", {})
     if not isinstance(layout, dict):
         raise where.error(("layout",), "'layout' must be a table of folder = \"path\"")
@@ -272,8 +284,7 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
         if key not in cfg.layout:
             raise where.error(("layout", key), f"unknown layout folder '{key}' (known: {', '.join(cfg.layout)})",
                               key=True)
-        if not isinstance(value, str) or not value.strip("/") or value.startswith("/") \
-                or ".." in value.split("/") or "\\" in value:
+        if not _inside_folder(value):
             raise where.error(("layout", key), f"layout.{key} must be a relative folder inside the repository")
         cfg.layout[key] = value.strip("/")
     kinds = data.get("kinds", {})
@@ -288,6 +299,14 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
         _checked_glob(glob, ("kinds", glob), where)
         cfg.kinds.append((glob.strip("/"), kind))
     return cfg
+
+
+def _inside_folder(value) -> bool:
+    """Whether ``value`` names a folder inside the repository: relative,
+    never up (``..``), with ``/`` only."""
+    return (isinstance(value, str) and bool(value.strip("/")) and not value.startswith("/")
+            and ".." not in value.split("/") and "\\" not in value
+            and all(c.isprintable() for c in value))
 
 
 def _checked_glob(glob: str, path, where: _Located) -> None:
