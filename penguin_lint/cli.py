@@ -15,7 +15,6 @@ from typing import List, Optional
 
 import click
 
-from penguin_lint.version import __version__
 from penguin_lint.reporters.console import say, show
 from penguin_lint.github.workflow_commands import LogGuard, guarded_std, safe_line
 
@@ -74,7 +73,8 @@ def fail(message: str) -> "click.exceptions.Exit":
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--shard", metavar="K/N",
               help="With --all, lint only part K of N (a CI matrix); every finding is in exactly one part.")
-@click.version_option(__version__, "--version", prog_name="penguin-lint")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=lambda ctx, _, on: _version(ctx, on),
+              help="Show the version (and the commit it was installed from) and exit.")
 def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
          new_only, config_from_worktree, config_base, fix, unsafe_fixes, show_diff, no_suppress, cache_dir,
          no_cache, shard):
@@ -139,6 +139,15 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
             stream.close()
     failed = result.errors > 0 or (strict and result.warnings > 0)
     raise click.exceptions.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+
+
+def _version(ctx, on: bool) -> None:
+    if not on or ctx.resilient_parsing:
+        return
+    from penguin_lint.version import build_version
+
+    show(f"penguin-lint, version {build_version()}")
+    ctx.exit(EXIT_OK)
 
 
 def use_color(choice: str, stream) -> bool:
