@@ -251,10 +251,15 @@ def preview_cmd(leaderboard_ids, root, fmt, before_root, diff_base, all_rows):
     if before_root is not None and diff_base is not None:
         raise fail("--before and --diff-base cannot be combined")
     root = (root if root is not None else find_root(Path.cwd())).resolve()
-    ids = list(leaderboard_ids) or None
     try:
         repo, before, changed, base_tree = open_preview(root, diff_base, before_root, warn=_warn)
     except PenguinLintError as e:
+        raise fail(str(e))
+    try:  # an id, or the path of a leaderboard file or folder
+        ids = [preview.board_id(a, repo.layout, root, Path.cwd()) for a in leaderboard_ids] or None
+    except ValueError as e:
+        if base_tree is not None:
+            base_tree.close()
         raise fail(str(e))
     if changed is not None and ids is None:
         ids = preview.affected_leaderboards(changed, repo.layout)

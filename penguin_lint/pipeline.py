@@ -367,7 +367,15 @@ def open_preview(root: Path, diff_base: Optional[str] = None, before_root: Optio
     checkout."""
     if diff_base is None:
         repo = open_repository(root)
-        return repo, open_repository(before_root) if before_root is not None else None, None, None
+        before = open_repository(before_root) if before_root is not None else None
+        if before is not None:
+            from penguin_lint.preview import leaderboards
+
+            if not leaderboards(before):
+                # most likely the wrong folder: every row would show as added
+                warn(f"--before {before_root}: no leaderboards under "
+                     f"{before.root / before.layout.roots['leaderboards']}; every row shows as added")
+        return repo, before, None, None
     from penguin_lint.pr.basetree import BaseRepository
 
     try:
