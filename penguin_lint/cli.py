@@ -324,6 +324,9 @@ def main(argv: Optional[List[str]] = None) -> None:
                 # one in the tool's style; the message names the option.
                 say(f"penguin-lint: error: {usage_message(e)}")
                 sys.exit(EXIT_FAILURE)
+            except click.ClickException as e:
+                say("penguin-lint: error: " + " ".join(e.format_message().split()))
+                sys.exit(EXIT_FAILURE)
             except (KeyboardInterrupt, click.Abort):  # pragma: no cover
                 say("penguin-lint: interrupted")
                 sys.exit(EXIT_FAILURE)

@@ -305,8 +305,7 @@ def _inside_folder(value) -> bool:
     """Whether ``value`` names a folder inside the repository: relative,
     never up (``..``), with ``/`` only."""
     return (isinstance(value, str) and bool(value.strip("/")) and not value.startswith("/")
-            and ".." not in value.split("/") and "\\" not in value
-            and all(c.isprintable() for c in value))
+            and ".." not in value.split("/") and "\\" not in value)
 
 
 def _checked_glob(glob: str, path, where: _Located) -> None:
