@@ -152,8 +152,10 @@ def board(repo, leaderboard_id: str) -> Board:
         out.rows.append(_row(expr, i, top))
     if expr.overflow is not None:
         where, what = expr.overflow
-        out.note = (f"{what} (line {expr.pos(where).line}): only the {len(expr.tops):,} "
-                    "values before it are shown")
+        n = len(expr.tops)
+        shown = ("no value before it is shown" if n == 0 else "only the value before it is shown" if n == 1
+                 else f"only the {n:,} values before it are shown")
+        out.note = f"{what} (line {expr.pos(where).line}): {shown}"
     _rank(out.rows)
     _keys(out.rows)
     return out

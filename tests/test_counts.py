@@ -57,3 +57,14 @@ def test_a_commit_of_scoreboard_yaml_counts_the_file_it_judged(repo, git_env):
         os.chdir(cwd)
     assert "PL007" in run.output
     assert run.output.splitlines()[-1].startswith("Found 1 error, 0 warnings (1 file checked against HEAD (")
+
+
+def test_one_value_before_the_limit_is_singular(repo, monkeypatch):
+    from penguin_lint.rules import _expressions
+    from tests.test_huge_board import board, leaf
+
+    monkeypatch.setattr(_expressions, "MAX_TERMS", 3)
+    # 1 term, then an op of 3 leaves: the 3rd term is crossed inside the second value
+    root = repo({"leaderboards/lb/leaderboard.yaml": board([leaf(), "{op: mean, args: [" + ", ".join([leaf()] * 3) + "]}"])})
+    (f,) = [f for f in lint(root, "--all").findings if f["code"] == "PL103"]
+    assert f["message"].endswith(": only the value before this one is checked")
