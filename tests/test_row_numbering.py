@@ -66,3 +66,11 @@ def test_one_numbering_for_rows_in_every_rule(tmp_path):
         for m in re.finditer(r"row (\d+) \(rows\[(\d+)\]\)", f["message"]):
             assert int(m.group(1)) == int(m.group(2)) + 1
         assert not re.search(r"'rows\[\d+\]", f["message"]), f["message"]
+
+
+def test_rank_rules_are_numbered_the_same_way(tmp_path):
+    root = tmp_path / "h"
+    shutil.copytree(CLEAN.parent / "broken", root)
+    run = lint(root, "--all")
+    (f,) = [f for f in run.findings if f["code"] == "PL607"]
+    assert f["message"].startswith("rank rule 2 (rank_by[1]) sorts by 'metadata.model'")
