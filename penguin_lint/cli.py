@@ -38,8 +38,10 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Lint what changed since the merge base of REF and HEAD, with staged, unstaged and untracked files.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]), default="text",
               show_default=True, help="Output format.")
-@click.option("--select", multiple=True, metavar="CODES", help="Only these rule codes or prefixes (comma-separated).")
-@click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rule codes or prefixes (comma-separated).")
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Only these rule codes, prefixes or names (comma-separated).")
+@click.option("--ignore", multiple=True, metavar="CODES",
+              help="Skip these rule codes, prefixes or names (comma-separated).")
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
 @click.option("--kind", metavar="KIND", help="Treat the files given on the command line as this kind.")
 @click.option("--definition", type=click.Path(dir_okay=False, path_type=str), metavar="FILE",

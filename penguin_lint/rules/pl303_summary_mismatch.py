@@ -58,7 +58,8 @@ class SummaryMismatch(Rule):
     With fewer than 2 decimals (``69.2``, ``70``) or in exponent form
     (``6.9e1``) only that tolerance applies: write at least 2 decimals.
     Integer totals (``duration_ms``, ``token``) add up exactly. A hint
-    proposes the value at the precision the summary uses.
+    proposes the value at the precision the summary uses (every digit when
+    it was written with more than 6 decimals), the text ``--fix`` writes.
 
     The check runs only when all ``n_attempt`` attempt files exist, parse
     and hold a numeric ``score`` (PL302 and the schema rules report the
