@@ -67,3 +67,20 @@ def test_cache_dir_precedence(repo, tmp_path, monkeypatch):
     flag_dir = tmp_path / "from-flag"
     assert lint(root, "--all", "--cache-dir", str(flag_dir)).code == 0 and flag_dir.is_dir()
     assert not (root / ".penguin-lint-cache").exists()
+
+
+def test_a_pull_request_cannot_move_the_cache_of_its_diff_run(repo, git_env, monkeypatch):
+    from tests.conftest import pull_request_repo
+
+    monkeypatch.delenv("PENGUIN_LINT_CACHE_DIR", raising=False)
+    root = pull_request_repo(repo({".penguin-lint.toml": 'cache-dir = ".cache/base"\n'}))
+    (root / ".penguin-lint.toml").write_text('cache-dir = "packages/bench-a/pr-cache"\n')
+    (root / "experiments/lb/exp-1/test/summary.yaml").write_text("n_attempt: 2\nscore_mean: 51.0\nscore_std: 0.0\n")
+    monkeypatch.chdir(root)
+    run = lint(root)
+    assert sorted(run.codes()) == ["PL303", "PL502"]
+    (pl502,) = [f for f in run.findings if f["code"] == "PL502"]
+    assert "cache-dir changes from '.cache/base' to 'packages/bench-a/pr-cache'" in pl502["message"]
+    # the base's cache-dir decides; the pull request's is reported, not used
+    assert not (root / "packages/bench-a/pr-cache").exists()
+    assert (root / ".cache/base").is_dir() and not (root / ".penguin-lint-cache").exists()
