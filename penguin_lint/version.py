@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from typing import Optional
 
 __version__ = "0.1.0"
@@ -27,11 +28,7 @@ def build_version(dist=None) -> str:
 def installed_commit(dist=None):
     """(commit, editable) of the installed distribution, or None."""
     try:
-        if dist is None:
-            from importlib.metadata import distribution
-
-            dist = distribution("penguin-lint")
-        text = dist.read_text("direct_url.json")
+        text = dist.read_text("direct_url.json") if dist is not None else _direct_url()
         info = json.loads(text) if text else None
     except Exception:  # no metadata, unreadable or malformed: the plain version
         return None
@@ -51,6 +48,26 @@ def installed_commit(dist=None):
 
         commit = git_head(unquote(urlsplit(url).path))
         return (commit, True) if commit else None
+    return None
+
+
+def _direct_url() -> Optional[str]:
+    """The installed distribution's direct_url.json, found as
+    importlib.metadata finds it (the first ``penguin_lint-*.dist-info`` on
+    sys.path) without importing it: --version stays as quick as a start."""
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            low = name.lower()
+            if low.endswith(".dist-info") and low.startswith(("penguin_lint-", "penguin-lint-")):
+                try:
+                    with open(os.path.join(entry or ".", name, "direct_url.json"), encoding="utf-8") as f:
+                        return f.read(65536)
+                except OSError:
+                    return None  # that distribution is the one installed: it says nothing
     return None
 
 
