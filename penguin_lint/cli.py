@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import sys
 from pathlib import Path
 from typing import List, Optional
 
 import click
 
-from penguin_lint.version import __version__
 from penguin_lint.reporters.console import say, show
 from penguin_lint.github.workflow_commands import LogGuard, guarded_std, safe_line
 
@@ -38,8 +38,10 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Lint what changed since the merge base of REF and HEAD, with staged, unstaged and untracked files.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]), default="text",
               show_default=True, help="Output format.")
-@click.option("--select", multiple=True, metavar="CODES", help="Only these rule codes or prefixes (comma-separated).")
-@click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rule codes or prefixes (comma-separated).")
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Only these rule codes, prefixes or names (comma-separated).")
+@click.option("--ignore", multiple=True, metavar="CODES",
+              help="Skip these rule codes, prefixes or names (comma-separated).")
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
 @click.option("--kind", metavar="KIND", help="Treat the files given on the command line as this kind.")
 @click.option("--definition", type=click.Path(dir_okay=False, path_type=str), metavar="FILE",
@@ -68,12 +70,13 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Ignore inline '# penguin-lint: disable' comments: show every finding.")
 @click.option("--cache-dir", metavar="DIR", type=click.Path(file_okay=False, path_type=str),
               help="Where runs keep their cache: --all its verdicts, a diff run git's list of "
-                   "untracked files (default: $PENGUIN_LINT_CACHE_DIR, else "
-                   ".penguin-lint-cache/ at the repository root).")
+                   "untracked files (default: $PENGUIN_LINT_CACHE_DIR, else cache-dir of "
+                   ".penguin-lint.toml, else .penguin-lint-cache/ at the repository root).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--shard", metavar="K/N",
               help="With --all, lint only part K of N (a CI matrix); every finding is in exactly one part.")
-@click.version_option(__version__, "--version", prog_name="penguin-lint")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=lambda ctx, _, on: _version(ctx, on),
+              help="Show the version (and the commit it was installed from) and exit.")
 def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
          new_only, config_from_worktree, config_base, fix, unsafe_fixes, show_diff, no_suppress, cache_dir,
          no_cache, shard):
@@ -140,6 +143,15 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     raise click.exceptions.Exit(EXIT_FINDINGS if failed else EXIT_OK)
 
 
+def _version(ctx, on: bool) -> None:
+    if not on or ctx.resilient_parsing:
+        return
+    from penguin_lint.version import build_version
+
+    show(f"penguin-lint, version {build_version()}")
+    ctx.exit(EXIT_OK)
+
+
 def use_color(choice: str, stream) -> bool:
     """--color always/never wins; auto colours a terminal, and follows
     NO_COLOR (non-empty: never) before FORCE_COLOR (non-empty: always, as
@@ -171,6 +183,17 @@ def _open_output(output: str, root: Path):
         return open_report(output, roots)
     except OutputRefused as e:
         raise fail(f"cannot write --output {e}")
+
+
+def usage_message(e: "click.UsageError") -> str:
+    """A usage error as one line: "invalid value for '--jobs' / '-j': 0 is
+    not in the range x>=1 (see penguin-lint --help)"."""
+    text = " ".join(e.format_message().split())
+    text = re.sub(r"\.? \(Did you mean (.*)\)\.?$", r"; did you mean \1", text)
+    if text[:1].isupper() and text[1:2].islower():
+        text = text[0].lower() + text[1:]
+    command = e.ctx.command_path if e.ctx is not None else "penguin-lint"
+    return f"{text.rstrip('.')} (see {command} --help)"
 
 
 def _warn(message: str) -> None:
@@ -244,10 +267,15 @@ def preview_cmd(leaderboard_ids, root, fmt, before_root, diff_base, all_rows):
     if before_root is not None and diff_base is not None:
         raise fail("--before and --diff-base cannot be combined")
     root = (root if root is not None else find_root(Path.cwd())).resolve()
-    ids = list(leaderboard_ids) or None
     try:
         repo, before, changed, base_tree = open_preview(root, diff_base, before_root, warn=_warn)
     except PenguinLintError as e:
+        raise fail(str(e))
+    try:  # an id, or the path of a leaderboard file or folder
+        ids = [preview.board_id(a, repo.layout, root, Path.cwd()) for a in leaderboard_ids] or None
+    except ValueError as e:
+        if base_tree is not None:
+            base_tree.close()
         raise fail(str(e))
     if changed is not None and ids is None:
         ids = preview.affected_leaderboards(changed, repo.layout)
@@ -338,9 +366,18 @@ def main(argv: Optional[List[str]] = None) -> None:
         # way out: none can act as a workflow command in a CI log.
         with guarded_std():
             try:
-                command.main(args=args, prog_name=name, standalone_mode=True)
-            except KeyboardInterrupt:  # pragma: no cover
+                code = command.main(args=args, prog_name=name, standalone_mode=False)
+            except click.UsageError as e:
+                # click's own three lines (usage, try --help, error) become
+                # one in the tool's style; the message names the option.
+                say(f"penguin-lint: error: {usage_message(e)}")
+                sys.exit(EXIT_FAILURE)
+            except click.ClickException as e:
+                say("penguin-lint: error: " + " ".join(e.format_message().split()))
+                sys.exit(EXIT_FAILURE)
+            except (KeyboardInterrupt, click.Abort):  # pragma: no cover
                 say("penguin-lint: interrupted")
                 sys.exit(EXIT_FAILURE)
+            sys.exit(code if isinstance(code, int) else EXIT_OK)
     finally:
         gc.enable()  # lint() turns it off for the run; callers in-process get it back

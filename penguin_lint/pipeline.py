@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, List, Mapping, Optional, Sequence
 
-from penguin_lint.core.config import CONFIG_FILE, Config, ConfigError, load_config, parse_config
+from penguin_lint.core.config import CONFIG_FILE, Config, ConfigError, load_config, parse_config, rule_list
 from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.core.repo import Repository
 from penguin_lint.engine.result import Result
@@ -72,13 +72,6 @@ class Outcome:
     would_fix: int = 0
     would_fix_files: int = 0
     warnings: List[str] = field(default_factory=list)
-
-
-def split_codes(values) -> List[str]:
-    out: List[str] = []
-    for v in values or ():
-        out.extend(c.strip().upper() for c in v.split(",") if c.strip())
-    return out
 
 
 # -- the root ---------------------------------------------------------------
@@ -213,29 +206,29 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         # --all (or a shard of it) in a pull request's own workflow: the
         # pull request must not choose what it is judged by.
         config_base = pull_request_base(root, env)
-    select_codes, ignore_codes = split_codes(req.select), split_codes(req.ignore)
     known = rule_codes()
-    for code in select_codes + ignore_codes:
-        if not any(k.startswith(code) for k in known):
-            raise PenguinLintError(f"unknown rule code or prefix '{code}' (see `penguin-lint rules`)")
+    try:  # the forms .penguin-lint.toml accepts (config.rule_list)
+        select_codes = rule_list(list(req.select or ()), known, "--select") if req.select else []
+        ignore_codes = rule_list(list(req.ignore or ()), known, "--ignore") if req.ignore else []
+    except ValueError as e:
+        raise PenguinLintError(str(e)) from None
     no_cache, cache_dir, suppress = not req.cache, req.cache_dir, req.suppress
 
     git_change = base_tree = based_on = added_index = None
     try:
+        def status_cache(config):
+            # where git may keep what it knows of untracked files: the cache
+            # folder, once the configuration that may name it is known
+            from penguin_lint.cache.units import cache_folder
+
+            return None if no_cache else cache_folder(root, cache_dir, config.cache_dir)[0]
+
         if diff_mode:
             # The base decides the configuration: nothing in the pull
             # request can switch the gate off (PL502 says what it changed).
-            from penguin_lint.cache.units import cache_folder
-
-            status_cache = None if no_cache else cache_folder(root, cache_dir)[0]
             git_change, base_tree, config = open_diff(root, req.diff_base, req.config_from_worktree, warn,
                                                       status_cache)
         elif config_base is not None:
-            status_cache = None
-            if not no_cache:
-                from penguin_lint.cache.units import cache_folder
-
-                status_cache = cache_folder(root, cache_dir)[0]
             based_on, config, added_index = config_at(root, config_base, warn, review=all_ and suppress,
                                                       status_cache=status_cache)
         else:
@@ -287,7 +280,7 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         repo = engine.repo
         if all_:
             cache = None if no_cache else _open_cache(root, cache_dir, config, rules, engine, warn)
-            repo.cache_rel = _cache_rel(root, cache_dir, cache, no_cache)
+            repo.cache_rel = _cache_rel(root, cache_dir, cache, no_cache, config)
             result = engine.run_all(jobs=req.jobs, cache=cache, shard=shard_part, review=added_index)
             if cache is not None:
                 _save_cache(cache, shard_part is not None, warn)
@@ -300,7 +293,7 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
             change = Change.of(repo, rel_paths)
             folders = [p for p in rel_paths if p == "" or repo.is_dir(p)]
             if folders:  # walked: the cache folder is left out as by --all
-                repo.cache_rel = _cache_rel(root, cache_dir, None, True)
+                repo.cache_rel = _cache_rel(root, cache_dir, None, True, config)
             # Paths in a work tree are what is about to be committed (the
             # pre-commit hook): they are compared with HEAD.
             base_engine = _head_base(root, repo, config, rules, tree=base_tree)
@@ -374,7 +367,15 @@ def open_preview(root: Path, diff_base: Optional[str] = None, before_root: Optio
     checkout."""
     if diff_base is None:
         repo = open_repository(root)
-        return repo, open_repository(before_root) if before_root is not None else None, None, None
+        before = open_repository(before_root) if before_root is not None else None
+        if before is not None:
+            from penguin_lint.preview import leaderboards
+
+            if not leaderboards(before):
+                # most likely the wrong folder: every row would show as added
+                warn(f"--before {before_root}: no leaderboards under "
+                     f"{before.root / before.layout.roots['leaderboards']}; every row shows as added")
+        return repo, before, None, None
     from penguin_lint.pr.basetree import BaseRepository
 
     try:
@@ -388,10 +389,11 @@ def open_preview(root: Path, diff_base: Optional[str] = None, before_root: Optio
 # -- the base ---------------------------------------------------------------
 
 def open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool,
-              warn: Callable[[str], None], status_cache: Optional[Path] = None):
+              warn: Callable[[str], None], status_cache=None):
     """The change against the base, the base tree and the configuration to
     run with (the base's, unless ``config_from_worktree``). ``status_cache``:
-    the cache folder, where git may keep what it knows of untracked files."""
+    the cache folder, where git may keep what it knows of untracked files
+    (or a function of the configuration that returns it)."""
     from penguin_lint.pr.basetree import GitTree
     from penguin_lint.pr.git import GitRepo
 
@@ -414,13 +416,18 @@ def open_diff(root: Path, diff_base: Optional[str], config_from_worktree: bool,
         config = load_config(root, FILE_KINDS, rule_codes()) if config_from_worktree \
             else base_config(base_tree, warn)
         scope = Repository(root, config).walk_roots() + [CONFIG_FILE]
-        change = g.change(label, mb, scope=scope, cache_root=status_cache, warn=warn)
+        change = g.change(label, mb, scope=scope, cache_root=_status_folder(status_cache, config), warn=warn)
     except BaseException:
         base_tree.close()
         raise
     finally:
         g.close()
     return change, base_tree, config
+
+
+def _status_folder(status_cache, config) -> Optional[Path]:
+    """``status_cache`` as a folder: given, or decided by the configuration."""
+    return status_cache(config) if callable(status_cache) else status_cache
 
 
 def base_config(tree, warn: Callable[[str], None]) -> Config:
@@ -465,7 +472,7 @@ class _BaseConfigFile:
 
 
 def config_at(root: Path, ref: str, warn: Callable[[str], None], review: bool = False,
-              status_cache: Optional[Path] = None):
+              status_cache=None):
     """(the base's .penguin-lint.toml for PL502, configuration, the
     suppressions the change adds or None) at the merge base of ``ref`` and
     HEAD, for --config-base; those suppressions only with ``review`` (--all).
@@ -485,7 +492,8 @@ def config_at(root: Path, ref: str, warn: Callable[[str], None], review: bool = 
         if not review:
             return based_on, config, None
         try:
-            return based_on, config, _added_index(g, label, mb, tree, root, config, status_cache, warn)
+            return based_on, config, _added_index(g, label, mb, tree, root, config,
+                                                  _status_folder(status_cache, config), warn)
         except GitError as e:
             raise GitError(f"cannot list what changed since the merge base of {ref} "
                            f"(the suppressions a pull request adds hide nothing in its run): {e}") from None
@@ -647,7 +655,7 @@ def _open_cache(root: Path, cache_dir, config, rules, engine, warn: Callable[[st
     from penguin_lint.cache.contentid import ContentIds
     from penguin_lint.cache.units import CacheWarning, UnitCache, cache_folder, settings_key
 
-    folder, in_repo = cache_folder(root, cache_dir)
+    folder, in_repo = cache_folder(root, cache_dir, config.cache_dir)
     # --no-suppress changes what a unit reports
     key = settings_key(config, [r.code for r in rules],
                        dict(engine.ctx.options, suppress=engine.ledger is not None))
@@ -658,7 +666,7 @@ def _open_cache(root: Path, cache_dir, config, rules, engine, warn: Callable[[st
         return None
 
 
-def _cache_rel(root: Path, cache_dir, cache, no_cache: bool) -> Optional[str]:
+def _cache_rel(root: Path, cache_dir, cache, no_cache: bool, config=None) -> Optional[str]:
     """The cache folder as a path the walk leaves out: only where this run
     keeps its cache, and never a folder git tracks anything in (a data folder
     that bears the name, or records a pull request committed, are linted)."""
@@ -669,7 +677,7 @@ def _cache_rel(root: Path, cache_dir, cache, no_cache: bool) -> Optional[str]:
         return skipped_folder(root, cache.folder)
     if not no_cache:
         return None  # refused (tracked, a link) or unusable
-    rel = skipped_folder(root, cache_folder(root, cache_dir)[0])
+    rel = skipped_folder(root, cache_folder(root, cache_dir, config.cache_dir if config else None)[0])
     if rel is None:
         return None
     try:

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from penguin_lint.engine.context import Context
+from penguin_lint.engine.subject import Subject
 from penguin_lint.core.layout import safe_segment
 from penguin_lint.github.workflow_commands import sanitize
 from penguin_lint.github.summary import md  # inert Markdown: no link, HTML or mention
@@ -50,6 +52,8 @@ class Row:
     axes: Dict[str, Any] = field(default_factory=dict)
     problem: Optional[str] = None               # why there is no number
     warning: Optional[str] = None               # a number, but a doubtful one (mixed label)
+    #: the summaries it reads that disagree with their attempts (PL303)
+    summary_problems: List[str] = field(default_factory=list)
     rank: Optional[int] = None
     key: str = ""
 
@@ -61,6 +65,7 @@ class Row:
             "std_note": self.std_note, "n_attempt": self.n_attempt,
             **{a: self.axes.get(a) for a in AXES},
             "experiments": self.experiments, "problem": self.problem, "warning": self.warning,
+            "summary_problems": self.summary_problems,
         }
 
 
@@ -85,9 +90,10 @@ class Change:
     before: Optional[Row]
     after: Optional[Row]
     fields: List[str] = field(default_factory=list)   # what differs, for "changed"
+    note: Optional[str] = None                   # "relabelled from ..."
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "key": self.key, "fields": self.fields,
+        return {"kind": self.kind, "key": self.key, "fields": self.fields, "note": self.note,
                 "before": self.before.to_dict() if self.before else None,
                 "after": self.after.to_dict() if self.after else None}
 
@@ -97,6 +103,28 @@ def leaderboards(repo) -> List[str]:
     """The leaderboard ids of a repository (folders under leaderboards/)."""
     root = repo.layout.roots["leaderboards"]
     return [name for name in repo.subdirs(root) if safe_segment(name)]
+
+
+def board_id(arg: str, layout, root, cwd) -> str:
+    """The leaderboard id that a command-line argument names: an id
+    (``code-eval``), or the path of a leaderboard file or of its folder
+    (``leaderboards/code-eval/leaderboard.yaml``), relative to ``cwd`` or to
+    the root. ValueError for a path that is no leaderboard's."""
+    if "/" not in arg and os.sep not in arg and not arg.endswith((".yaml", ".yml")):
+        return arg
+    top = layout.roots["leaderboards"]
+    tried = []
+    for base in (cwd, root):
+        full = os.path.abspath(os.path.join(str(base), arg))
+        rel = os.path.relpath(full, os.path.abspath(str(root))).replace(os.sep, "/")
+        tried.append(rel)
+        if not rel.startswith(top + "/"):
+            continue
+        parts = rel[len(top) + 1:].split("/")
+        if len(parts) == 1 or (len(parts) == 2 and layout.leaderboard_file(parts[0]) == rel):
+            return parts[0]
+    raise ValueError(f"{arg} is not a leaderboard: give an id, or a path such as {layout.leaderboard_file('ID')} "
+                     f"or {top}/ID")
 
 
 def board(repo, leaderboard_id: str) -> Board:
@@ -124,8 +152,10 @@ def board(repo, leaderboard_id: str) -> Board:
         out.rows.append(_row(expr, i, top))
     if expr.overflow is not None:
         where, what = expr.overflow
-        out.note = (f"{what} (line {expr.pos(where).line}): only the {len(expr.tops):,} "
-                    "values before it are shown")
+        n = len(expr.tops)
+        shown = ("no value before it is shown" if n == 0 else "only the value before it is shown" if n == 1
+                 else f"only the {n:,} values before it are shown")
+        out.note = f"{what} (line {expr.pos(where).line}): {shown}"
     _rank(out.rows)
     _keys(out.rows)
     return out
@@ -148,6 +178,7 @@ def _row(expr: Expressions, index: int, top) -> Row:
             "the value is too large to compute" if row.mean is not None else "cannot be computed")
         row.mean = None
         return row
+    row.summary_problems = _summary_problems(expr, leaves)
     ns = {expr.n_attempt(leaf) for leaf in leaves}
     row.n_attempt = ns.pop() if len(ns) == 1 else None
     try:
@@ -164,6 +195,22 @@ def _row(expr: Expressions, index: int, top) -> Row:
             if isinstance(total, int) or math.isfinite(total):
                 row.axes[axis] = total
     return row
+
+
+def _summary_problems(expr: Expressions, leaves: List[Leaf]) -> List[str]:
+    """What PL303 says of the summaries a row reads: a number shown from a
+    summary that disagrees with its attempt files is not the one the
+    attempts give."""
+    from penguin_lint.rules.pl303_summary_mismatch import SummaryMismatch
+
+    rule = SummaryMismatch()
+    out = []
+    for leaf in leaves:
+        if not leaf.summary_exists or leaf.summary is None:
+            continue
+        for f in rule.check(Subject(leaf.summary_path, "summary"), expr.ctx):
+            out.append(f"{leaf.experiment_id}/{leaf.phase}/summary.yaml fails PL303: {f.message}")
+    return out
 
 
 def _label(expr: Expressions, leaves: List[Leaf]) -> Dict[str, Any]:
@@ -319,20 +366,36 @@ _COMPARED = ("mean", "std", "std_formula", "rank", "problem", "n_attempt")
 
 
 def compare(before: Sequence[Row], after: Sequence[Row]) -> List[Change]:
-    """Rows added, removed, changed (and unchanged), matched by label."""
+    """Rows added, removed, changed (and unchanged), matched by label; a row
+    whose label changed but that reads the same experiments is one row
+    relabelled ("changed", with a note), not one removed and one added."""
     old = {r.key: r for r in before}
     new = {r.key: r for r in after}
+    gone: Dict[Tuple[str, ...], List[Row]] = {}
+    for r in before:
+        if r.key not in new and r.experiments:
+            gone.setdefault(tuple(sorted(r.experiments)), []).append(r)
+    relabelled: Dict[str, Row] = {}
+    for r in after:
+        if r.key not in old and r.experiments:
+            candidates = gone.get(tuple(sorted(r.experiments)))
+            if candidates:
+                relabelled[r.key] = candidates.pop(0)
+    matched = {id(b) for b in relabelled.values()}
     out: List[Change] = []
     for r in after:
-        b = old.get(r.key)
+        b = old.get(r.key) or relabelled.get(r.key)
         if b is None:
             out.append(Change("added", r.key, None, r))
             continue
         diff = [f for f in _COMPARED if getattr(b, f) != getattr(r, f)]
         diff += [a for a in AXES if b.axes.get(a) != r.axes.get(a)]
+        if b.key != r.key:
+            out.append(Change("changed", r.key, b, r, ["label"] + diff, note=f"relabelled from {b.key}"))
+            continue
         out.append(Change("changed" if diff else "unchanged", r.key, b, r, diff))
     for r in before:
-        if r.key not in new:
+        if r.key not in new and id(r) not in matched:
             out.append(Change("removed", r.key, r, None))
     return out
 
@@ -396,7 +459,7 @@ def _cells(r: Row) -> List[str]:
             *[r.label.get(f) or "?" for f in LABEL],
             _num(r.mean) if r.problem is None else "n/a", _std_cell(r),
             _num(r.axes.get("cost")), _num(r.axes.get("duration_ms")), _num(r.axes.get("token")),
-            "; ".join(n for n in (r.problem, r.warning, r.std_note) if n)]
+            "; ".join(n for n in (r.problem, r.warning, r.std_note, *r.summary_problems) if n)]
 
 
 HEADERS = ["rank", "harness", "model", "algorithm", "phase", "mean", "std", "cost", "duration_ms", "token", "note"]
@@ -520,7 +583,8 @@ def render_changes_markdown(results, all_rows: bool = False) -> str:
                           lambda x: x if isinstance(x, str) else _num(x))
             std = _arrow(br, ar, lambda r: _std_cell(r) if r is not None else "-")
             axes = [_arrow(val(br, f), val(ar, f)) for f in AXES]
-            note = (ar.problem if ar and ar.problem else br.problem if br and br.problem and not ar else "") or ""
+            problem = (ar.problem if ar and ar.problem else br.problem if br and br.problem and not ar else "") or ""
+            note = "; ".join(n for n in (c.note, problem, *(ar.summary_problems if ar else ())) if n)
             out.append("| " + " | ".join([c.kind, md(c.key), _rank_move(c), md(mean), md(std), *map(md, axes), md(note)]) + " |")
         if len(shown) > MARKDOWN_ROWS:
             out += ["", _rows_note(len(shown) - MARKDOWN_ROWS)]
@@ -542,8 +606,9 @@ def render_changes_text(results, all_rows: bool = False) -> str:
             if c.kind == "changed":
                 line += "  (" + ", ".join(c.fields) + ")"
             problem = (c.after or c.before).problem
-            if problem:
-                line += f"  [{sanitize(problem)}]"
+            for note in (c.note, problem, *(c.after.summary_problems if c.after else ())):
+                if note:
+                    line += f"  [{sanitize(note)}]"
             out.append(line)
         out.append("")
     return "\n".join(out) if out else "No leaderboard changes.\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from penguin_lint.fixes.precision import render
+from penguin_lint.loaders.numbers import proposal
 from penguin_lint.fixes.source import Edit, Source
 from penguin_lint.fixes.writer import WriteRefused, real_path
 from tests.conftest import VALID as _VALID, lint
@@ -95,12 +95,15 @@ def test_population_std_becomes_the_sample_std(repo):
 
 
 def test_precision_render_parses_back():
-    assert render(69.16666666666667, "71.67", "yaml") == "69.17"
-    assert render(69.16666666666667, "70", "yaml") == "69.17"
-    assert render(1e-05, "3.0e-2", "yaml") == "1.0e-05"
-    assert yaml.safe_load("x: " + render(1e-05, "3.0e-2", "yaml"))["x"] == 1e-05
-    assert render(-1e-9, "1.00", "yaml") == "0.00"
-    assert render(7, "1.5", "yaml") == "7"
+    assert proposal(69.16666666666667, "71.67") == "69.17"
+    assert proposal(69.16666666666667, "70") == "69.17"
+    # an exponent says nothing about rounding: decimals, two significant digits
+    assert proposal(1e-05, "3.0e-2") == "0.000010"
+    assert yaml.safe_load("x: " + proposal(1e-05, "3.0e-2"))["x"] == 1e-05
+    assert proposal(2.5e16, "1.00") == "2.5e+16"
+    assert isinstance(yaml.safe_load("x: " + proposal(2.5e16, "1.00"))["x"], float)
+    assert proposal(-1e-9, "1.00") == "0.00"
+    assert proposal(7, "1.5") == "7"
 
 
 def test_diff_prints_a_unified_diff_and_changes_nothing(repo):

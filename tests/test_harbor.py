@@ -231,7 +231,7 @@ def test_row_with_id_is_an_update_row(harbor):
     text = edit(GOOD_ROWS, "    status: hide\n", "    status: hide\n    id: 0cc33186-273e-4b4b-82dc-04c28fce2f0d\n")
     run = lint(harbor(rows=text), "--all")
     assert run.at("PL103") == [(ROWS, line_of(text, "trial_ids:", 1))]
-    assert "rows[1].trial_ids" in run.findings[0]["message"]
+    assert "row 2 (rows[1]): unknown field 'trial_ids'" in run.findings[0]["message"]
 
 
 def test_rows_between_1_and_500(harbor):
@@ -441,7 +441,7 @@ def test_pl605_wrong_type_with_row_index_line_and_hint(harbor):
     text = edit(GOOD_ROWS, "accuracy: 0.41", 'accuracy: "0.41"')
     [f] = lint(harbor(rows=text), "--all").findings
     assert (f["code"], f["path"], f["line"], f["column"]) == ("PL605", ROWS, line_of(text, '"0.41"'), 17)
-    assert f["message"].startswith("row 2: 'metrics.accuracy' must be a number")
+    assert f["message"].startswith("row 2 (rows[1]): 'metrics.accuracy' must be a number")
     assert f["hint"] == "write the number without quotes"
 
 
@@ -464,8 +464,8 @@ def test_pl605_row_fails_schema(harbor, old, new, needle, word):
 def test_pl605_missing_sections_are_checked_as_empty(harbor):
     text = "rows:\n  - status: display\n"
     run = lint(harbor(rows=text), "--all")
-    assert sorted(f["message"].split(" (")[0] for f in run.findings) == [
-        "row 1: missing required field 'metadata.agent'", "row 1: missing required field 'metrics.accuracy'"]
+    assert sorted(f["message"].split(" (metrics")[0].split(" (metadata")[0] for f in run.findings) == [
+        "row 1 (rows[0]): missing required field 'metadata.agent'", "row 1 (rows[0]): missing required field 'metrics.accuracy'"]
     assert run.at("PL605") == [(ROWS, 2), (ROWS, 2)]
 
 
@@ -558,7 +558,7 @@ def test_pl606_trial_in_two_rows(harbor):
     text = edit(GOOD_ROWS, "0cc33186-273e-4b4b-82dc-04c28fce2f0c", "36043904-3271-4c91-aaf7-4F941353D7A9")
     [f] = lint(harbor(rows=text), "--all").findings
     assert (f["code"], f["line"], f["column"]) == ("PL606", line_of(text, "4F941353D7A9"), 9)
-    assert "row 2" in f["message"] and f"row 1 (line {line_of(text, '36043904')})" in f["message"]
+    assert "row 2 (rows[1])" in f["message"] and f"row 1 (rows[0]) (line {line_of(text, '36043904')})" in f["message"]
 
 
 def test_pl606_trial_twice_in_one_row(harbor):
@@ -566,7 +566,7 @@ def test_pl606_trial_twice_in_one_row(harbor):
                 "      - 0cc33186-273e-4b4b-82dc-04c28fce2f0c\n      - 0cc33186-273e-4b4b-82dc-04c28fce2f0c\n")
     [f] = lint(harbor(rows=text), "--all").findings
     assert (f["code"], f["line"]) == ("PL606", line_of(text, "0cc33186", 1))
-    assert "twice in row 2" in f["message"]
+    assert "twice in row 2 (rows[1])" in f["message"]
 
 
 def test_pl606_distinct_trials_pass(harbor):
@@ -677,7 +677,7 @@ def test_a_pattern_that_backtracks_is_matched_in_linear_time(harbor):
     assert only(run, "PL604") == []  # RE2 matches it without backtracking
     f = only(run, "PL605")[0]  # row 2 (openhands) fails it too
     assert (f["path"], f["line"]) == (ROWS, line_of(rows, "agent: aaa"))
-    assert "row 1: 'metadata.agent' does not match ^(a+)+$" in f["message"]
+    assert "row 1 (rows[0]): 'metadata.agent' does not match ^(a+)+$" in f["message"]
 
 
 def test_pl604_accepts_an_unambiguous_slug_pattern(harbor):

@@ -143,8 +143,8 @@ def test_backtracking_pattern_properties_and_property_names(tmp_path, pattern):
     key = line_of(root, ROWS, '"aaaa')
     # propertyNames and additionalProperties refuse the hostile key, each at the key
     assert found[0][0] == key and found[0][1].startswith(
-        f"row 1: 'metrics' key does not match {pattern}|^accuracy$|^b: 'aaaa")
-    assert found[1][0] == key and found[1][1].startswith("row 1: unknown field 'metrics.aaaa")
+        f"row 1 (rows[0]): 'metrics' key does not match {pattern}|^accuracy$|^b: 'aaaa")
+    assert found[1][0] == key and found[1][1].startswith("row 1 (rows[0]): unknown field 'metrics.aaaa")
     # the other key matches ^b; a*a*a*a*a*a*b also matches it as a pattern property
     assert [line for line, _ in found[2:]] == [key + 1]
 
@@ -191,7 +191,7 @@ def test_ecma_semantics_of_patterns(tmp_path):
     run = measured(root)
     assert sorted(f["message"].split("'")[1] for f in run.of("PL605")) == [
         "metrics.dot", "metrics.id", "metrics.num", "metrics.sp", "metrics.uni"]
-    assert all(f["message"].startswith("row 2: ") for f in run.of("PL605"))
+    assert all(f["message"].startswith("row 2 (rows[1]): ") for f in run.of("PL605"))
 
 
 # -- (2) schemas that expand exponentially ---------------------------------------------------
@@ -261,7 +261,7 @@ def test_recursion_that_multiplies_with_depth_is_stopped_by_the_step_budget(tmp_
     (root / ROWS).write_text(json.dumps(doc), encoding="utf-8")
     run = measured(root)
     [f] = run.of("PL605")
-    assert f["line"] == 1 and "row 1: checking stopped" in f["message"]
+    assert f["line"] == 1 and "row 1 (rows[0]): checking stopped" in f["message"]
 
 
 # -- (3) uniqueItems on 20k objects ---------------------------------------------------------
@@ -300,7 +300,7 @@ def test_multiple_of_against_a_400_digit_integer(tmp_path):
     run = measured(root)
     found = run.of("PL605")
     assert [(f["path"], f["line"]) for f in found] == [(ROWS, 3)], found
-    assert found[0]["message"].startswith("row 1: 'metrics.third' must be a multiple of 0.3, not 1000")
+    assert found[0]["message"].startswith("row 1 (rows[0]): 'metrics.third' must be a multiple of 0.3, not 1000")
 
 
 def test_huge_numeric_keywords(tmp_path):
@@ -360,7 +360,7 @@ def test_huge_enum_and_many_rows(tmp_path):
     found = run.of("PL605")
     assert sorted(f["message"].split(":")[1].split("'")[1] for f in found) == ["metrics.model", "metrics.pair"]
     [model] = [f for f in found if "metrics.model" in f["message"]]
-    assert model["message"].startswith("row 500: 'metrics.model' must be one of model-0, model-1, ")
+    assert model["message"].startswith("row 500 (rows[499]): 'metrics.model' must be one of model-0, model-1, ")
     assert "… (100,000 in all), not 'model-x'" in model["message"] and len(model["message"]) < 400
 
 
@@ -411,7 +411,7 @@ def test_errors_that_quote_a_large_value_spend_the_budget(tmp_path):
         rows({"accuracy": 1, "big": list(range(50_000))})))
     run = measured(root)
     found = run.of("PL605")
-    assert [f["message"][:29] for f in found] == ["row 1: checking stopped: the "]
+    assert [f["message"][:29] for f in found] == ["row 1 (rows[0]): checking stopped: the "[:29]]
     assert run.rss_mb < 200
 
 

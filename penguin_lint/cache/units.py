@@ -65,12 +65,15 @@ class CacheWarning(Exception):
     """Why the cache is not used this run (one warning line, not a failure)."""
 
 
-def cache_folder(root: Path, given: Optional[str]) -> Tuple[Path, bool]:
-    """The cache folder and whether it is the default one inside the repository."""
+def cache_folder(root: Path, given: Optional[str], configured: Optional[str] = None) -> Tuple[Path, bool]:
+    """The cache folder and whether it is one the repository names for itself
+    (the default, or ``cache-dir`` of its configuration, a folder inside it).
+    --cache-dir (``given``) comes first, then $PENGUIN_LINT_CACHE_DIR, then
+    ``configured``, then the default."""
     chosen = given or os.environ.get(ENV_DIR) or None
     if chosen:
         return Path(os.path.abspath(chosen)), False
-    return root / DEFAULT_DIR, True
+    return root / (configured or DEFAULT_DIR), True
 
 
 def inside(root: Path, folder: Path) -> Optional[str]:

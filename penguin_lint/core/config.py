@@ -4,6 +4,7 @@
     ignore = ["PL207"]
     max-file-size = 5242880          # bytes, or "5MiB"
     base-branch = "main"
+    cache-dir = ".cache/penguin-lint"  # a folder inside the repository
 
     [per-file-ignores]
     "experiments/legacy/**" = ["PL3"]
@@ -19,6 +20,7 @@
 """
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
 import re
@@ -51,6 +53,9 @@ class Config:
         "leaderboards": "leaderboards", "experiments": "experiments",
     })
     kinds: List[Tuple[str, str]] = field(default_factory=list)
+    #: ``cache-dir``: the cache folder, relative to the root (None: the
+    #: default); --cache-dir and $PENGUIN_LINT_CACHE_DIR come first
+    cache_dir: Optional[str] = None
 
     def ignored_for(self, path: str) -> List[str]:
         out: List[str] = []
@@ -139,18 +144,39 @@ class _Located:
 
 def _codes(value, path, where: _Located, known_codes) -> List[str]:
     setting = ".".join(f'"{p}"' if "." in p or "*" in p or "/" in p else p for p in path)
+    try:
+        return rule_list(value, known_codes, f"'{setting}'")
+    except ValueError as e:
+        raise where.error(path, str(e)) from None
+
+
+def rule_list(value, known_codes, setting: str) -> List[str]:
+    """The rule codes or prefixes that ``value`` names, as the command line
+    and the configuration both accept them: a string with commas
+    (``"PL104,PL203"``) or a list of such strings; codes in any case,
+    prefixes (``PL2``) and rule names (``summary-mismatch``, when
+    ``known_codes`` maps codes to names). ``setting`` names where the value
+    was written, for the ValueError an unknown code raises."""
+    names = {n: c for c, n in known_codes.items()} if isinstance(known_codes, dict) else {}
     if isinstance(value, str):
         value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise where.error(path, f"'{setting}' must be a list of rule codes or prefixes, such as [\"PL1\", \"PL203\"]")
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{setting} must be a list of rule codes or prefixes, or a string of them with commas, "
+                         f"such as [\"PL1\", \"PL203\"] or \"PL1,PL203\"")
     out = []
-    for i, v in enumerate(value):
-        code = v.strip().upper()
-        if not code:
-            raise where.error(path, f"'{setting}' holds an empty rule code (it would match every rule)")
-        if not any(k.startswith(code) for k in known_codes):
-            raise where.error(path, f"unknown rule code or prefix '{v}' in '{setting}' (see `penguin-lint rules`)")
-        out.append(code)
+    for item in value:
+        pieces = [p.strip() for p in item.split(",")]
+        if not any(pieces):
+            raise ValueError(f"{setting} holds an empty rule code (it would match every rule)")
+        for v in pieces:
+            if not v:
+                continue  # "PL104,": a trailing comma adds nothing
+            code = names.get(v.lower(), v.upper())
+            if not any(k.startswith(code) for k in known_codes):
+                close = difflib.get_close_matches(v.lower(), list(names), n=1, cutoff=0.6)
+                more = f"; did you mean '{close[0]}' ({names[close[0]]})?" if close else ""
+                raise ValueError(f"unknown rule code or prefix '{v}' in {setting}{more} (see `penguin-lint rules`)")
+            out.append(code)
     return out
 
 
@@ -202,7 +228,8 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
     """
     from penguin_lint.loaders import load_bytes
 
-    known_codes = list(known_codes)
+    # codes -> names (rules.rule_codes()), or plain codes
+    known_codes = dict(known_codes) if isinstance(known_codes, dict) else list(known_codes)
     if len(raw) > MAX_CONFIG_SIZE:
         raise ConfigError(f"{CONFIG_FILE}: over {MAX_CONFIG_SIZE // 1024} KiB, too large for a configuration file")
     doc = load_bytes(raw, CONFIG_FILE, ".toml")
@@ -215,7 +242,8 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
     data = doc.data
     where = _Located(doc)
     cfg = Config()
-    known = {"select", "ignore", "per-file-ignores", "max-file-size", "base-branch", "layout", "kinds"}
+    known = {"select", "ignore", "per-file-ignores", "max-file-size", "base-branch", "layout", "kinds",
+             "cache-dir"}
     for key in data:
         if key not in known:
             raise where.error((key,), f"unknown setting '{key}' (known: {', '.join(sorted(known))})", key=True)
@@ -243,6 +271,12 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
                 or any(not c.isprintable() or c.isspace() for c in branch):
             raise where.error(("base-branch",), "'base-branch' must be a branch name such as \"main\"")
         cfg.base_branch = branch
+    if "cache-dir" in data:
+        folder = data["cache-dir"]
+        if not _inside_folder(folder) or ".git" in folder.split("/"):
+            raise where.error(("cache-dir",), "cache-dir must be a relative folder inside the repository, "
+                                              "outside .git")
+        cfg.cache_dir = folder.strip("/")
     layout = data.get("layout", {})
     if not isinstance(layout, dict):
         raise where.error(("layout",), "'layout' must be a table of folder = \"path\"")
@@ -250,8 +284,7 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
         if key not in cfg.layout:
             raise where.error(("layout", key), f"unknown layout folder '{key}' (known: {', '.join(cfg.layout)})",
                               key=True)
-        if not isinstance(value, str) or not value.strip("/") or value.startswith("/") \
-                or ".." in value.split("/") or "\\" in value:
+        if not _inside_folder(value):
             raise where.error(("layout", key), f"layout.{key} must be a relative folder inside the repository")
         cfg.layout[key] = value.strip("/")
     kinds = data.get("kinds", {})
@@ -266,6 +299,13 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
         _checked_glob(glob, ("kinds", glob), where)
         cfg.kinds.append((glob.strip("/"), kind))
     return cfg
+
+
+def _inside_folder(value) -> bool:
+    """Whether ``value`` names a folder inside the repository: relative,
+    never up (``..``), with ``/`` only."""
+    return (isinstance(value, str) and bool(value.strip("/")) and not value.startswith("/")
+            and ".." not in value.split("/") and "\\" not in value)
 
 
 def _checked_glob(glob: str, path, where: _Located) -> None:

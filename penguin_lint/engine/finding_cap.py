@@ -52,7 +52,7 @@ def cap_findings(findings: List[Finding], limit: int = MAX_PER_FILE_AND_CODE,
             omitted += more
             out.append(Finding(
                 code=f.code, name=f.name, severity=f.severity, path=f.path,
-                message=f"{more} more {f.code} findings in this file, not listed one by one "
+                message=f"{more} more {f.code} finding{'s' if more != 1 else ''} in this file, not listed one by one "
                         f"(at most {limit} of a code per file are)",
                 line=f.line, column=f.column, end_line=f.end_line, end_column=f.end_column,
                 hint=None, subject=f.subject, scope=f.scope))

@@ -12,6 +12,9 @@ class Result:
     findings: List[Finding]
     files: int
     loads: int = 0
+    #: of ``files``, those checked only because they read what a change
+    #: touched (a leaderboard whose summary changed)
+    dependents: int = 0
     #: repository paths the change touched (added, modified, renamed to,
     #: deleted); None for --all. Reporters use it to order what a reviewer
     #: sees first (findings in touched files before dependents).
@@ -50,6 +53,8 @@ class Result:
         """The report of ``--format json``: ``{"version": 1, "findings": [...],
         "summary": {...}}`` (and ``suppressions_added`` in pull-request runs)."""
         summary = {"files": self.files, "errors": self.errors, "warnings": self.warnings}
+        if self.dependents:
+            summary["dependents"] = self.dependents
         if self.compared_with:
             # a pull-request run: what it compared with, and what --new-only hid
             summary["compared_with"] = self.compared_with

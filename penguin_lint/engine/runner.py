@@ -389,6 +389,7 @@ class Engine:
                     touched_dirs.add(parent)
                     add(parent, True)
                 parent = parent.rpartition("/")[0]
+        own = set(subjects)  # what the change names; the rest is checked as its dependents
         dependents: Set[str] = set()
         for p in change.paths:
             for rule in self.rules:
@@ -407,7 +408,7 @@ class Engine:
                     subjects[dep] = replace(s, focus=leaderboard_focus(
                         s, change, repo.layout, repo, scope.base.repo))
         findings = Collector()  # capped as subjects finish, as in run_all
-        files = 0
+        files = dependent_files = 0
         unit = None
         self._review = scope if scope.base is not None else None
         for path in sorted(subjects):
@@ -417,6 +418,11 @@ class Engine:
                 self._drop(unit, scope)
             unit = here
             if not s.is_dir and s.kind != "file":
+                files += 1
+                dependent_files += path not in own
+            elif not s.is_dir and path in own:
+                # A file of no data kind that the change holds (a package's
+                # scoreboard.yaml) is judged too: it counts as checked.
                 files += 1
             # Every finding of a subject the change touches, holds or affects
             # is a candidate; scope decides which the change is blamed for.
@@ -434,6 +440,7 @@ class Engine:
                               more=findings.more)
         self._review = None
         result.touched = frozenset(change.paths)
+        result.dependents = dependent_files
         result.hidden = scope.hidden
         result.base_loads = scope.base.repo.loads if scope.base is not None else 0
         return result

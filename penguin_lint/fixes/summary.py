@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from typing import List, Optional
 
-from penguin_lint.fixes.precision import render
-from penguin_lint.fixes.source import Edit, Source
+from penguin_lint.fixes.source import Edit, Source, read_scalar
+from penguin_lint.loaders.numbers import mean_std, proposal
 from penguin_lint.rules.pl302_attempt_numbering import n_attempt_of
 
 KEYS = ("score_mean", "score_std", "cost", "duration_ms", "token")
@@ -38,13 +38,12 @@ def recomputed(ctx, summary_path: str, key: str):
         return sum(values)
     try:
         floats = [float(v) for v in values]
-        if key == "score_mean":
-            out = math.fsum(floats) / n
-        elif key == "score_std":
-            if n < 2:
+        if key in ("score_mean", "score_std"):
+            # The rule's own statistics (rules/pl303_summary_mismatch.py).
+            stats = mean_std(floats)
+            out = None if stats is None else stats[0 if key == "score_mean" else 1]
+            if out is None:
                 return None
-            mean = math.fsum(floats) / n
-            out = math.sqrt(math.fsum((x - mean) ** 2 for x in floats) / (n - 1))
         else:
             out = math.fsum(floats)
     except (OverflowError, ValueError):
@@ -67,11 +66,10 @@ def fix(finding, source: Source, ctx) -> List[Edit]:
         return []
     if isinstance(want, float) and isinstance(source.doc.get(*key), int) and key[0] in ("duration_ms", "token"):
         return []  # an integer total from float attempts: not one right answer
-    text = render(want, token, source.fmt)
+    # The text PL303's hint proposes: one function decides both.
+    text = proposal(want, token)
     if text is None:
         return []
-    from penguin_lint.fixes.source import read_scalar
-
     return [Edit("PL303", key, start, end, text, read_scalar(text, source.fmt), finding.line or 0)]
 
 

@@ -98,12 +98,51 @@ def proposal_decimals(want: float, decimals: int) -> int:
 def propose(want: float, decimals: int) -> str:
     """``want`` written as the author would write it (see proposal_decimals);
     what this returns, written back, agrees with ``want``."""
-    if not math.isfinite(want) or abs(want) >= _FIXED_LIMIT:
+    if not math.isfinite(want):
         return format(want, ".10g")
+    if abs(want) >= _FIXED_LIMIT:
+        return full(want)
     text = format(want, f".{proposal_decimals(want, decimals)}f")
     if text.startswith("-") and float(text) == 0:
         text = text[1:]  # -0.00 is 0.00
     return text
+
+
+# Past this many decimals an author wrote every digit a float has, not a rounding.
+FULL_BEYOND = 6
+
+
+def full(value: float) -> str:
+    """``repr`` with a decimal point before any exponent: YAML 1.1 reads
+    ``1e-05`` as text, ``1.0e-05`` as a number."""
+    text = repr(value)
+    if "e" in text and "." not in text:
+        mant, _, exp = text.partition("e")
+        text = f"{mant}.0e{exp if exp[0] in '+-' else '+' + exp}"
+    return text
+
+
+def proposal(want, written: Optional[str]) -> Optional[str]:
+    """The text that replaces a number written as ``written`` (its source
+    text, None when unknown) to state ``want``: what PL303's hint proposes
+    and what ``--fix`` writes, so the two never differ.
+
+    An int is written as is. A float keeps the author's precision: the
+    decimals written (at least 2, more for a small value, see
+    proposal_decimals), or every digit (``repr``) when the author wrote more
+    decimals than any comparison can see. Exponent forms and other
+    spellings say nothing about rounding and get decimals. None when the
+    value cannot be written (not finite, an int of hundreds of digits)."""
+    if isinstance(want, bool) or not isinstance(want, (int, float)):
+        return None
+    if isinstance(want, int):
+        return str(want) if want.bit_length() < 200 else None
+    if not math.isfinite(want):
+        return None
+    decimals = written_decimals(written) if is_plain_decimal(written) else 0
+    if decimals > FULL_BEYOND and not rounding_applies(want, decimals):
+        return full(want)
+    return propose(want, decimals)
 
 
 def number_text(doc, path) -> Optional[str]:

@@ -7,18 +7,29 @@ from penguin_lint.github.workflow_commands import sanitize
 
 
 def files_checked(result) -> str:
-    """"3 files checked", with what a pull-request run compared with and
-    what --new-only hid: "3 files checked against main (3f2a1c9); 1 older
-    finding in touched files not shown"."""
+    """"3 files checked", with what a pull-request run compared with, the
+    files it re-checked because they read what changed, and what --new-only
+    hid: "1 file checked against main (3f2a1c9), and 1 dependent file
+    re-checked; 1 older finding in touched files not shown"."""
     n = result.files
-    text = f"{n} file{'s' if n != 1 else ''} checked"
+    dependents = getattr(result, "dependents", 0) or 0
+    own = n - dependents
     compared = getattr(result, "compared_with", None)
-    if compared:
-        text += f" against {sanitize(compared)}"
+    against = f" against {sanitize(compared)}" if compared else ""
+    if dependents and not own:
+        text = f"{_count(dependents, 'dependent file')} re-checked{against}"
+    else:
+        text = f"{_count(own, 'file')} checked{against}"
+        if dependents:
+            text += f", and {_count(dependents, 'dependent file')} re-checked"
     hidden = getattr(result, "hidden", 0)
     if hidden:
-        text += f"; {hidden} older finding{'s' if hidden != 1 else ''} in touched files not shown"
+        text += f"; {_count(hidden, 'older finding')} in touched files not shown"
     return text
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' if n != 1 else ''}"
 
 
 def no_changes(result) -> Optional[str]:

@@ -27,11 +27,18 @@ def all_rules() -> List[Rule]:
     return list(_ORDERED)
 
 
-def rule_codes() -> List[str]:
-    """Every registered rule's code (what a configuration may name)."""
-    return [r.code for r in all_rules()]
+def rule_codes() -> Dict[str, str]:
+    """Every registered rule's code, in order, with its name (what a
+    configuration or --select may name: a code, a prefix or a name)."""
+    return {r.code: r.name for r in all_rules()}
 
 
 def get_rule(code: str) -> Rule:
+    """The rule with this code, or this name (``summary-mismatch``)."""
     all_rules()
-    return _REGISTRY[code.upper()]
+    rule = _REGISTRY.get(code.upper())
+    if rule is None:
+        rule = next((r for r in _ORDERED if r.name == code.lower()), None)
+    if rule is None:
+        raise KeyError(code)
+    return rule

@@ -412,7 +412,10 @@ def overflow_problems(subject, ctx) -> list:
         return []
     path, what = ex.overflow
     checked = len(ex.tops)
-    return [Problem("PL103", f"{what}: only the {checked:,} values before this one are checked",
+    before = ("no value before this one is checked" if checked == 0 else
+              "only the value before this one is checked" if checked == 1 else
+              f"only the {checked:,} values before this one are checked")
+    return [Problem("PL103", f"{what}: {before}",
                     ex.pos(path),
                     f"split the leaderboard; the leaderboard rules stop at {MAX_VALUES:,} values "
                     f"and {MAX_TERMS:,} leaves and operations")]

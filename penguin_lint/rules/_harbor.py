@@ -59,14 +59,15 @@ def accessors(data: dict, rank_only: bool = False) -> Iterator[Tuple[Path_, str,
             if not isinstance(col, dict):
                 continue
             cid = col.get("id")
-            label = f"column '{cid}'" if isinstance(cid, str) else f"column {i + 1}"
+            label = f"column '{cid}'" if isinstance(cid, str) else f"column {i + 1} (columns[{i}])"
             for key in ("accessor", "display_accessor"):
                 if isinstance(col.get(key), str):
                     yield ("columns", i, key), col[key], f"{label} {key}"
     rules = data.get("rank_by")
     for i, rule in enumerate(rules if isinstance(rules, list) else ()):
         if isinstance(rule, dict) and isinstance(rule.get("accessor"), str):
-            yield ("rank_by", i, "accessor"), rule["accessor"], f"rank rule {i + 1}"
+            # counted as a reader counts them, with the key path (as rows are)
+            yield ("rank_by", i, "accessor"), rule["accessor"], f"rank rule {i + 1} (rank_by[{i}])"
 
 
 def schema_properties(schema) -> Optional[Tuple[Dict[str, Any], List[str]]]:

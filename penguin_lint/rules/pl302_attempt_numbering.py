@@ -82,7 +82,7 @@ class AttemptNumbering(Rule):
         for i in sorted(present):
             if i > n:
                 yield self.finding(
-                    subject, f"attempt-{i}.yaml is beyond the {n} attempts of this phase ({where})",
+                    subject, f"attempt-{i}.yaml is beyond the {n} attempt{'s' if n != 1 else ''} of this phase ({where})",
                     path=f"{subject.path}/attempt-{i}.yaml",
                     hint="remove it, or set n_attempt to the number of attempts run and update the summary")
 
@@ -107,7 +107,9 @@ class AttemptNumbering(Rule):
             yield self.finding(subject, message, path=f"{subject.path}/attempt-{i}.yaml", hint=hint)
         if missing_total > listed:
             yield self.finding(
-                subject, f"{missing_total - listed} more attempt files up to attempt-{n}.yaml are missing "
+                subject, f"{missing_total - listed} more attempt "
+                         f"{'file' if missing_total - listed == 1 else 'files'} up to attempt-{n}.yaml "
+                         f"{'is' if missing_total - listed == 1 else 'are'} missing "
                          f"(n_attempt is {n})",
                 path=summary_path, pos=pos,
                 hint="set n_attempt to the number of attempts run")

@@ -3,8 +3,8 @@ import math
 from decimal import Decimal
 
 from penguin_lint.loaders.numbers import (MIN_DECIMALS, agrees_rounded, as_float, is_number, is_plain_decimal,
-                                   mean_std, number_text, propose, rounding_applies, states,
-                                   written_decimals)
+                                          mean_std, number_text, proposal, rounding_applies, states,
+                                          written_decimals)
 from penguin_lint.rules.base import Rule
 from penguin_lint.rules.pl302_attempt_numbering import n_attempt_of
 
@@ -59,7 +59,8 @@ class SummaryMismatch(Rule):
     (``6.9e+1``: YAML 1.1 reads ``6.9e1``, without the sign, as a string)
     only that tolerance applies: write at least 2 decimals.
     Integer totals (``duration_ms``, ``token``) add up exactly. A hint
-    proposes the value at the precision the summary uses.
+    proposes the value at the precision the summary uses (every digit when
+    it was written with more than 6 decimals), the text ``--fix`` writes.
 
     The check runs only when all ``n_attempt`` attempt files exist, parse
     and hold a numeric ``score`` (PL302 and the schema rules report the
@@ -98,8 +99,11 @@ class SummaryMismatch(Rule):
         stats = None if any(s is None for s in scores) else mean_std(scores)
         if stats is not None:
             mean, std, pop = stats
-            yield from self._compare(subject, doc, "score_mean", mean,
-                                     f"the {n} attempts average", f"the {n} attempts' mean")
+            if n == 1:
+                says, noun = "the one attempt scores", "the one attempt's score"
+            else:
+                says, noun = f"the {n} attempts average", f"the {n} attempts' mean"
+            yield from self._compare(subject, doc, "score_mean", mean, says, noun)
             if std is not None:
                 yield from self._compare(
                     subject, doc, "score_std", std,
@@ -122,8 +126,11 @@ class SummaryMismatch(Rule):
                     continue
                 if not math.isfinite(total):
                     continue
-            yield from self._compare(subject, doc, key, total,
-                                     f"the {n} attempts' {key} add up to", f"the {n} attempts' total {key}")
+            if n == 1:
+                says, noun = f"the one attempt's {key} is", f"the one attempt's {key}"
+            else:
+                says, noun = f"the {n} attempts' {key} add up to", f"the {n} attempts' total {key}"
+            yield from self._compare(subject, doc, key, total, says, noun)
 
     def _compare(self, subject, doc, key, want, says, noun, population=None):
         """A finding when the summary's ``key`` does not state ``want``.
@@ -140,14 +147,15 @@ class SummaryMismatch(Rule):
         pos = doc.value_pos((key,))
         shown_have, shown_want = _fmt_pair(have, want)
         written = src if src and decimals >= MIN_DECIMALS else shown_have
+        # The same text --fix writes (fixes/summary.py).
+        value = proposal(want, src)
         if not isinstance(want, float):
-            if want.bit_length() < 200:
-                hint = f"set {key} to {want}, or fix the attempt files"
+            if value is not None:
+                hint = f"set {key} to {value}, or fix the attempt files"
             else:
                 hint = f"recompute {key} from the attempt files"
             yield self.finding(subject, f"{key} is {shown_have} but {says} {shown_want}", pos=pos, hint=hint)
             return
-        value = propose(want, decimals)
         fh = as_float(have)  # None for an int beyond any float
         if population is not None and states(have, population, decimals):
             yield self.finding(

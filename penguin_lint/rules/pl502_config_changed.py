@@ -40,6 +40,8 @@ def config_changes(old: Config, new: Config) -> List[Tuple[tuple, str]]:
         out.append((("max-file-size",), f"max-file-size changes from {old.size_limit} to {new.size_limit} bytes"))
     if old.base_branch != new.base_branch:
         out.append((("base-branch",), f"base-branch changes from {_show(old.base_branch)} to {_show(new.base_branch)}"))
+    if old.cache_dir != new.cache_dir:
+        out.append((("cache-dir",), f"cache-dir changes from {_show(old.cache_dir)} to {_show(new.cache_dir)}"))
     for name in sorted(set(old.layout) | set(new.layout)):
         if old.layout.get(name) != new.layout.get(name):
             out.append((("layout", name), f"layout.{name} changes from {_show(old.layout.get(name))} "

@@ -5,7 +5,7 @@ from penguin_lint.rules._harbor import (
     rows_steps,
 )
 from penguin_lint.rules.base import Rule
-from penguin_lint.validation.schema import _convert
+from penguin_lint.validation.schema import _convert, row_label
 from penguin_lint.validation.untrusted import too_deep
 
 
@@ -79,7 +79,7 @@ class RowMismatch(Rule):
                     left = validator.BUDGET.left
                 except BudgetExceeded:
                     yield self.finding(
-                        subject, f"row {i + 1}: checking stopped: the rows of this file took more than "
+                        subject, f"{row_label(i)}: checking stopped: the rows of this file took more than "
                                  f"{allowed:,} schema steps against {key} of {def_path}",
                         pos=doc.value_pos(("rows", i, section)),
                         hint="the schema makes these rows costly to check (many keywords on large values, "
@@ -90,13 +90,13 @@ class RowMismatch(Rule):
                     if not (too_deep(e) or isinstance(e, _unresolvable())):
                         raise
                     reason = "it refers to itself without end" if too_deep(e) else str(e)
-                    yield self.finding(subject, f"row {i + 1}: cannot be checked against {key} of {def_path}: {reason}",
+                    yield self.finding(subject, f"{row_label(i)}: cannot be checked against {key} of {def_path}: {reason}",
                                        pos=doc.value_pos(("rows", i, section)))
                     continue
                 for err in errors:
                     err.path.appendleft(section)
                     for p in _convert(err, view):
-                        yield self.finding(subject, f"row {i + 1}: {p.message} ({key} of {def_path})",
+                        yield self.finding(subject, f"{row_label(i)}: {p.message} ({key} of {def_path})",
                                            pos=p.pos, hint=p.hint)
 
     def affected_by(self, changed, ctx):

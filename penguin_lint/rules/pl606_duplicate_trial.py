@@ -1,6 +1,7 @@
 """PL606 duplicate-trial: a trial id repeated within or across rows."""
 from penguin_lint.rules._harbor import trial_key
 from penguin_lint.rules.base import Rule
+from penguin_lint.validation.schema import row_label
 
 
 class DuplicateTrial(Rule):
@@ -40,9 +41,9 @@ class DuplicateTrial(Rule):
                     continue
                 first_row, first_pos = seen[key]
                 if first_row == i:
-                    message = f"trial '{trial}' appears twice in row {i + 1} (first on line {first_pos.line})"
+                    message = f"trial '{trial}' appears twice in {row_label(i)} (first on line {first_pos.line})"
                 else:
-                    message = (f"trial '{trial}' of row {i + 1} is already linked to row {first_row + 1} "
+                    message = (f"trial '{trial}' of {row_label(i)} is already linked to {row_label(first_row)} "
                                f"(line {first_pos.line})")
                 yield self.finding(subject, message,
                                    pos=pos, hint="link each trial to one row, once")

@@ -107,6 +107,34 @@ def dotted(path) -> str:
     return out or "(top level)"
 
 
+def row_label(i: int) -> str:
+    """How every message names the row at index ``i`` of a Harbor rows file:
+    counted from 1 as a reader counts them, with its key path beside it."""
+    return f"row {i + 1} (rows[{i}])"
+
+
+# The schema whose list items are rows that messages name as such.
+_ROWS_SCHEMA = "harbor_rows"
+
+
+def _in_row(problems: List[Problem], path) -> List[Problem]:
+    """Problems under ``rows[i]`` of a rows file named the way PL605 and
+    PL606 name them: ``row 2 (rows[1]): 'status' ...``, the key path within
+    the row."""
+    if len(path) < 2 or path[0] != "rows" or not isinstance(path[1], int) or isinstance(path[1], bool):
+        return problems
+    i = path[1]
+    whole, inner = f"'rows[{i}]'", f"'rows[{i}]."
+    for p in problems:
+        if inner in p.message:
+            p.message = f"{row_label(i)}: " + p.message.replace(inner, "'", 1)
+        elif whole in p.message:
+            p.message = p.message.replace(whole, row_label(i), 1)
+        else:
+            p.message = f"{row_label(i)}: {p.message}"
+    return problems
+
+
 def show(value, limit: int = 60) -> str:
     """A value as a finding quotes it, cut at ``limit`` characters; only that
     much of it is rendered (a row value may be megabytes)."""
@@ -145,23 +173,29 @@ def validate(doc: Document, schema_name: str) -> List[Problem]:
     out: List[Problem] = []
     fast = fast_check_for(schema_name)
     if fast is None or not fast(doc.data):
-        for err in validator_for(schema_name).iter_errors(doc.data):
-            out.extend(_convert(err, doc))
+        validator = validator_for(schema_name)
+        for err in validator.iter_errors(doc.data):
+            found = _convert(err, doc, validator.schema)
+            out.extend(_in_row(found, tuple(err.absolute_path)) if schema_name == _ROWS_SCHEMA else found)
     for path in doc.nonfinite:
         value = doc.get(*path)
         # an int here is one beyond any float (the loaders mark those too)
         what = (f"an integer of {len(str(abs(value)))} digits, too large to compute with"
                 if isinstance(value, int) else f"{value}, not a finite number")
-        out.append(Problem("PL103", f"'{dotted(path)}' is {what}", doc.value_pos(path), "write a real number"))
+        found = [Problem("PL103", f"'{dotted(path)}' is {what}", doc.value_pos(path), "write a real number")]
+        out.extend(_in_row(found, path) if schema_name == _ROWS_SCHEMA else found)
     return out
 
 
-def _convert(err, doc: Document) -> List[Problem]:
+def _convert(err, doc: Document, root=None) -> List[Problem]:
+    """Problems for one validation error; ``root`` is the whole schema (to
+    find what a missing key holds when a branch such as ``then`` requires it)."""
     path = tuple(err.absolute_path)
     kind = err.validator
     schema = err.schema if isinstance(err.schema, dict) else {}
     inst = err.instance
     where = dotted(path)
+    fmt = getattr(doc, "fmt", "yaml")
     if kind == "required":
         missing = [r for r in err.validator_value if isinstance(inst, dict) and r not in inst]
         out = []
@@ -173,8 +207,23 @@ def _convert(err, doc: Document) -> List[Problem]:
                 close = difflib.get_close_matches(name, [k for k in inst if isinstance(k, str)], n=1, cutoff=0.75)
                 if close:
                     hint = f"'{close[0]}' is there: did you mean '{name}'?"
+            if hint is None:
+                # the key with a placeholder of its type, in the file's format
+                line = placeholder_member(name, property_schema(schema, root, path, name), fmt, root)
+                if line is not None:
+                    hint = f"add {line}" + (f" under {where}" if path else "")
             out.append(Problem("PL101", f"missing required field '{sub}'", pos, hint))
         return out
+    if kind == "type" and path == () and inst is None:
+        # YAML reads an empty file (or one of comments only) as null
+        required = [r for r in schema.get("required", ()) if isinstance(r, str)]
+        empty = _blank(getattr(doc, "text", None))
+        what = "the file is empty" if empty else "the file holds only null"
+        message = f"{what}: it needs a mapping" + (f" with {', '.join(required)}" if required else "")
+        members = [placeholder_member(r, property_schema(schema, root, (), r), fmt, root) for r in required]
+        hint = ("write at least these keys, one per line: " + " / ".join(members)
+                if required and None not in members else None)
+        return [Problem("PL102", message, Position(1, 1), hint)]
     if kind in ("additionalProperties", "unevaluatedProperties"):
         if not isinstance(inst, dict):
             return []
@@ -269,6 +318,121 @@ def _convert(err, doc: Document) -> List[Problem]:
         pos = doc.key_pos(path + (inst,))
         message = message.replace(f"'{where}'", f"'{where}' key", 1)
     return [Problem(code, message, pos, schema.get("x-hint"))]
+
+
+# -- placeholders for missing keys ------------------------------------------------
+
+_EXAMPLE_FORMATS = {"date-time": "2026-01-01T00:00:00Z", "date": "2026-01-01", "uri": "https://example.com",
+                    "email": "name@example.com", "uuid": "00000000-0000-0000-0000-000000000000"}
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
+
+
+def _blank(text) -> bool:
+    """Whether a file's text holds nothing but blank lines and comments."""
+    if not text:
+        return True
+    return all(not ln.strip() or ln.lstrip().startswith("#") or ln.strip() in ("---", "...")
+               for ln in text.splitlines())
+
+
+def _resolved(schema, root):
+    """``schema`` with a local ``$ref`` (``#/$defs/x``) followed, a few times at most."""
+    for _ in range(8):
+        ref = schema.get("$ref") if isinstance(schema, dict) else None
+        if not isinstance(ref, str) or not ref.startswith("#/") or not isinstance(root, dict):
+            return schema
+        node = root
+        for part in ref[2:].split("/"):
+            node = node.get(part) if isinstance(node, dict) else None
+        schema = node
+    return schema
+
+
+def property_schema(schema, root, path, name):
+    """The schema of key ``name`` of the mapping at ``path``: from the node
+    that failed, else found from the root along ``path``."""
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if isinstance(props, dict) and name in props:
+        return props[name]
+    node = _resolved(root, root)
+    for step in path:
+        if not isinstance(node, dict):
+            return None
+        if isinstance(step, int):
+            node = node.get("items")
+        else:
+            node = (node.get("properties") or {}).get(step)
+        node = _resolved(node, root)
+    if not isinstance(node, dict):
+        return None
+    return (node.get("properties") or {}).get(name)
+
+
+def placeholder(schema, fmt: str, root=None, depth: int = 0):
+    """A value of the type ``schema`` asks for, written in ``fmt`` (yaml,
+    toml, json): what a hint proposes for a missing key; None when the
+    schema does not say."""
+    schema = _resolved(schema, root)
+    if not isinstance(schema, dict) or depth > 4:
+        return None
+    if "const" in schema:
+        return _literal(schema["const"], fmt)
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        return _literal(enum[0], fmt)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), None)
+    low = schema.get("minimum", schema.get("exclusiveMinimum"))
+    low = low if isinstance(low, (int, float)) and not isinstance(low, bool) else None
+    if kind == "string":
+        return _literal(_EXAMPLE_FORMATS.get(schema.get("format"), "..."), fmt)
+    if kind == "integer":
+        n = 0 if low is None else int(low) + ("exclusiveMinimum" in schema)
+        return str(max(n, 0) if low is None else n)
+    if kind == "number":
+        x = 0.0 if low is None else float(low) + ("exclusiveMinimum" in schema)
+        return repr(x)
+    if kind == "boolean":
+        return "false"
+    if kind == "array":
+        return "[]"
+    if kind == "object":
+        members = []
+        for name in schema.get("required", ()):
+            text = placeholder_member(name, (schema.get("properties") or {}).get(name), fmt, root, depth + 1)
+            if text is None:
+                return None
+            members.append(text)
+        if not members:
+            return "{}"
+        return "{ " + ", ".join(members) + " }" if fmt == "toml" else "{" + ", ".join(members) + "}"
+    return None
+
+
+def placeholder_member(name: str, schema, fmt: str, root=None, depth: int = 0):
+    """``name`` with a placeholder value, as a line of a ``fmt`` file:
+    ``score_mean: 0.0``, ``score_mean = 0.0``, ``"score_mean": 0.0``."""
+    value = placeholder(schema, fmt, root, depth)
+    if value is None:
+        return None
+    if fmt == "toml":
+        key = name if _BARE_KEY.match(name) else json.dumps(name)
+        return f"{key} = {value}"
+    if fmt == "json":
+        return f"{json.dumps(name)}: {value}"
+    key = name if _BARE_KEY.match(name) else json.dumps(name)
+    return f"{key}: {value}"
+
+
+def _literal(value, fmt: str) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a double-quoted string in YAML, TOML and JSON alike
+    return json.dumps(value)
 
 
 def _source_text(doc: Document, path) -> str:
