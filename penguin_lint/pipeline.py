@@ -60,6 +60,10 @@ class Request:
     diff: bool = False
     #: the environment GitHub describes the run in (default: os.environ)
     env: Optional[Mapping[str, str]] = None
+    #: judge what the next commit records (the pre-commit hook): the
+    #: index against ``HEAD``; ``paths`` (default: everything staged) are
+    #: read from the index, untracked files and unstaged edits are not seen
+    staged: bool = False
 
 
 @dataclass
@@ -202,7 +206,16 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         raise PenguinLintError(f"unknown kind '{kind}' (known: {', '.join(sorted(FILE_KINDS))})")
     if all_ and req.new_only:
         raise PenguinLintError("--new-only needs a change to compare with: give paths or --diff-base, not --all")
-    diff_mode = not all_ and (req.diff_base is not None or not paths)
+    if req.staged:
+        if all_ or req.diff_base is not None:
+            raise PenguinLintError("--staged cannot be combined with --all or --diff-base")
+        if req.fix or req.diff:
+            raise PenguinLintError("--fix and --diff work on the working tree: run them without --staged, "
+                                   "then stage the result")
+        if req.config_base is not None or req.config_from_worktree:
+            raise PenguinLintError("--staged reads the configuration from the index: it cannot be combined "
+                                   "with --config-base or --config-from-worktree")
+    diff_mode = not all_ and not req.staged and (req.diff_base is not None or not paths)
     config_base = req.config_base
     if config_base is not None and diff_mode:
         raise PenguinLintError("--config-base is for --all and path runs (a diff run reads the base's "
@@ -220,9 +233,12 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
             raise PenguinLintError(f"unknown rule code or prefix '{code}' (see `penguin-lint rules`)")
     no_cache, cache_dir, suppress = not req.cache, req.cache_dir, req.suppress
 
-    git_change = base_tree = based_on = added_index = None
+    git_change = base_tree = based_on = added_index = index_tree = None
+    staged_renames: dict = {}
     try:
-        if diff_mode:
+        if req.staged:
+            index_tree, config = open_staged(root)
+        elif diff_mode:
             # The base decides the configuration: nothing in the pull
             # request can switch the gate off (PL502 says what it changed).
             from penguin_lint.cache.units import cache_folder
@@ -244,30 +260,32 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         raise PenguinLintError(str(e))
     rules = enabled_rules(config, select_codes or None, ignore_codes)
     if not rules:  # not a silent pass: nothing would be checked
+        if index_tree is not None:
+            index_tree.close()
         raise PenguinLintError("--select and --ignore leave no rule enabled")
-    repo = Repository(root, config)
+    if index_tree is not None:
+        from penguin_lint.pr.basetree import BaseRepository
 
-    rel_paths = []
-    for p in paths:
-        rel = _relative(p, cwd, root)
-        if (rel is None or not os.path.lexists(root / rel)) and not os.path.isabs(p) \
-                and os.path.lexists(root / p):
-            # a path written relative to --root rather than to where we stand
-            rel = _relative(p, root, root)
-        if rel is None:
-            raise PenguinLintError(f"path is outside the repository {root}: {p}")
-        if rel and repo.entry(rel) is None and not os.path.lexists(root / rel):
-            raise PenguinLintError(f"no such file or folder: {p}")
-        rel_paths.append(rel)
-    forced = {p: kind for p in rel_paths} if kind else {}
-    for p, rel in zip(paths, rel_paths):
-        if not kind:
-            what = _unjudged(repo, rel)
-            if what is not None:
-                # not a green check on nothing: a path no check would read
-                raise PenguinLintError(f"{p}: {what}: nothing to lint (give --kind KIND, or a [kinds] glob in "
-                                       f"{CONFIG_FILE})")
+        repo = BaseRepository(index_tree, root, config, label="the index")
+        try:
+            staged, staged_renames = _staged_paths(root, repo, paths)
+        except GitError as e:
+            index_tree.close()
+            raise PenguinLintError(str(e))
+    else:
+        repo = Repository(root, config)
+
+    try:
+        rel_paths, forced = _checked_paths(paths, cwd, root, repo, kind)
+    except PenguinLintError:
+        if index_tree is not None:
+            index_tree.close()
+        raise
+    if index_tree is not None and not paths:
+        rel_paths = staged  # root-relative already
     engine = Engine(repo, config, rules, forced_kinds=forced, suppress=suppress)
+    if index_tree is not None:
+        engine.ctx.gitlinks = set(index_tree.gitlinks)
     if req.definition is not None:
         drel = _relative(req.definition, cwd, root)
         if drel is None or repo.entry(drel) is None:
@@ -297,7 +315,8 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
                 _config_findings(result, repo, config, based_on, rules)
             return result
         if not diff_mode:
-            change = Change.of(repo, rel_paths)
+            renames = {new: old for new, old in staged_renames.items() if new in rel_paths}
+            change = Change.of(repo, rel_paths, renames=renames)
             folders = [p for p in rel_paths if p == "" or repo.is_dir(p)]
             if folders:  # walked: the cache folder is left out as by --all
                 repo.cache_rel = _cache_rel(root, cache_dir, None, True)
@@ -307,6 +326,7 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
             if base_engine is not None:
                 engine.ctx.base = base_engine.repo
                 base_tree = base_engine.repo.tree
+                engine.ctx.renames = dict(change.renames)
             scope = Scope(change, base_engine, new_only=req.new_only, folders=folders)
             result = engine.run_change(change, scope)
             if base_engine is not None:
@@ -344,12 +364,115 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
                 return run_once(new_engine())
 
             _fix(outcome, req.diff, req.unsafe_fixes, root, config, relint, warn)
+        if index_tree is not None:
+            _untracked_notice(root, repo, rel_paths, warn)
     except (ToolError, GitError) as e:
         raise PenguinLintError(str(e))
     finally:
         if base_tree is not None:
             base_tree.close()
+        if index_tree is not None:
+            index_tree.close()
     return outcome
+
+
+def _checked_paths(paths, cwd: Path, root: Path, repo, kind):
+    """(the command-line paths relative to the root, their forced kinds);
+    a path outside the repository, missing, or that no check would read is
+    an error."""
+    rel_paths = []
+    for p in paths:
+        rel = _relative(p, cwd, root)
+        if (rel is None or not os.path.lexists(root / rel)) and not os.path.isabs(p) \
+                and os.path.lexists(root / p):
+            # a path written relative to --root rather than to where we stand
+            rel = _relative(p, root, root)
+        if rel is None:
+            raise PenguinLintError(f"path is outside the repository {root}: {p}")
+        if rel and repo.entry(rel) is None and not os.path.lexists(root / rel):
+            raise PenguinLintError(f"no such file or folder: {p}")
+        rel_paths.append(rel)
+    forced = {p: kind for p in rel_paths} if kind else {}
+    for p, rel in zip(paths, rel_paths):
+        if not kind:
+            what = _unjudged(repo, rel)
+            if what is not None:
+                # not a green check on nothing: a path no check would read
+                raise PenguinLintError(f"{p}: {what}: nothing to lint (give --kind KIND, or a [kinds] glob in "
+                                       f"{CONFIG_FILE})")
+    return rel_paths, forced
+
+
+# -- the index (--staged) --------------------------------------------------
+
+def open_staged(root: Path):
+    """(the index below ``root`` as a tree, the configuration it holds):
+    what the next commit records judges it, not the working tree's file."""
+    from penguin_lint.pr.staged import IndexTree
+    from penguin_lint.pr.git import GitRepo
+
+    def scope(config: Config) -> List[str]:
+        return Repository(root, config).walk_roots() + [CONFIG_FILE]
+
+    def opened(config: Config):
+        packages = config.layout["packages"] if "packages" in config.layout else Config().layout["packages"]
+        g = GitRepo(root)
+        try:
+            return IndexTree(g, scope(config), sized=lambda rel: rel == packages or rel.startswith(packages + "/"))
+        finally:
+            g.close()
+
+    tree = opened(Config())
+    try:
+        probe = _index_probe(tree, root)
+        entry = probe.entry(CONFIG_FILE)
+        if entry is not None and entry.is_symlink:
+            raise ConfigError(f"{CONFIG_FILE}: is a symbolic link; write the configuration in the file itself")
+        raw = probe.read_bytes(CONFIG_FILE)
+        config = parse_config(raw, FILE_KINDS, rule_codes()) if raw is not None else Config()
+    except BaseException:
+        tree.close()
+        raise
+    if scope(config) != scope(Config()):  # another layout: list its folders
+        tree.close()
+        tree = opened(config)
+    return tree, config
+
+
+def _index_probe(tree, root: Path):
+    from penguin_lint.pr.basetree import BaseRepository
+
+    return BaseRepository(tree, root, Config())
+
+
+def _staged_paths(root: Path, repo, paths):
+    """(the paths the index changes against HEAD in the layout, renames new
+    -> old among them)."""
+    from penguin_lint.pr.staged import staged_change
+
+    entries, _born = staged_change(root, repo.walk_roots() + [CONFIG_FILE])
+    changed = set()
+    renames = {}
+    for status, path, old in entries:
+        changed.add(path)
+        if old is not None:
+            if not paths:
+                changed.add(old)
+            renames[path] = old
+    return sorted(changed), renames
+
+
+def _untracked_notice(root: Path, repo, rel_paths, warn: Callable[[str], None]) -> None:
+    """One line naming untracked files next to what is committed: the
+    commit does not contain them, so the run did not read them."""
+    from penguin_lint.pr.staged import untracked_near
+
+    folders = {p.rpartition("/")[0] for p in rel_paths if p and not repo.is_dir(p)}
+    folders |= {p for p in rel_paths if p and repo.is_dir(p)}
+    names, n = untracked_near(root, sorted(folders))
+    if n:
+        more = f" and {n - len(names)} more" if n > len(names) else ""
+        warn(f"not part of this commit, so not read (untracked): {', '.join(names)}{more}")
 
 
 # -- preview ---------------------------------------------------------------
