@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from penguin_lint.github.workflow_commands import defuse, safe_line, sanitize
-from penguin_lint.reporters.wording import files_checked, no_changes
+from penguin_lint.reporters.wording import NEW_ONLY_HINT, files_checked, has_old, no_changes, why
 
 _RED, _YELLOW, _BOLD, _DIM, _CYAN, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
 
@@ -21,6 +21,11 @@ def report(result, stream, color: bool = False, **_):
                             + (c(_DIM, " (warning)") if f.severity != "error" else "")) + "\n")
         if f.hint:
             stream.write(defuse(f"    {c(_CYAN, 'hint:')} {sanitize(f.hint)}") + "\n")
+        because = why(f, result)
+        if because:
+            stream.write(defuse(f"    {c(_DIM, 'note:')} {because}") + "\n")
+    if has_old(result):
+        stream.write(defuse(f"{c(_DIM, 'note:')} {NEW_ONLY_HINT}") + "\n")
     for a in getattr(result, "suppressions_added", None) or ():
         # the reviewer sees every suppression a change adds
         loc = safe_line(a.path) + f":{a.line}:{a.column}"

@@ -27,3 +27,28 @@ def no_changes(result) -> Optional[str]:
     if getattr(result, "no_changes", False) and not result.findings:
         return f"No changes against {sanitize(result.compared_with)}."
     return None
+
+
+#: said once in a report that holds older findings of touched files
+NEW_ONLY_HINT = ("findings marked 'already in ...' were there before this change, in files it touches; "
+                 "`--new-only` reports only what the change introduces")
+
+
+def why(finding, result) -> Optional[str]:
+    """Why a change is shown ``finding``: "already in main (3f2a1c9)" for an
+    old finding of a touched file, "after your change to <path>" for a
+    finding elsewhere that the change caused; None otherwise (new in a
+    touched file, or a run without a change)."""
+    if finding.scope == "touched" and finding.new is False:
+        compared = getattr(result, "compared_with", None)
+        return f"already in {sanitize(compared)}" if compared else "already there before this change"
+    if finding.scope == "dependent" and finding.caused_by:
+        paths = [sanitize(p) for p in finding.caused_by]
+        named = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        return f"after your change to {named}"
+    return None
+
+
+def has_old(result) -> bool:
+    """Whether the report shows an older finding of a touched file."""
+    return any(f.scope == "touched" and f.new is False for f in result.findings)
