@@ -77,10 +77,13 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Judge what the next commit records (the pre-commit hook): the PATHs (default: every "
                    "staged change) as the index holds them, against HEAD; untracked files and unstaged "
                    "edits are not read.")
+@click.option("--stdin-filename", metavar="PATH",
+              help="Lint standard input as the file PATH (give '-' as the path): an editor's unsaved "
+                   "buffer, with the rest of the repository read from disk.")
 @click.version_option(__version__, "--version", prog_name="penguin-lint")
 def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
          new_only, config_from_worktree, config_base, fix, unsafe_fixes, show_diff, no_suppress, cache_dir,
-         no_cache, shard, staged):
+         no_cache, shard, staged, stdin_filename):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
@@ -103,7 +106,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         ignore=ignore, kind=kind, definition=definition, jobs=jobs, new_only=new_only,
         config_from_worktree=config_from_worktree, config_base=config_base, suppress=not no_suppress,
         cache=not no_cache, cache_dir=cache_dir, shard=shard, fix=fix, unsafe_fixes=unsafe_fixes,
-        diff=show_diff, staged=staged)
+        diff=show_diff, staged=staged, stdin_filename=stdin_filename)
     try:
         outcome = run(request, warn=_warn)
     except PenguinLintError as e:

@@ -64,6 +64,11 @@ class Request:
     #: index against ``HEAD``; ``paths`` (default: everything staged) are
     #: read from the index, untracked files and unstaged edits are not seen
     staged: bool = False
+    #: lint standard input as this file (``paths`` is then ``["-"]``): an
+    #: editor's unsaved buffer, with the rest of the repository from disk
+    stdin_filename: Optional[str] = None
+    #: what ``stdin_filename`` holds: bytes or a binary stream (default: standard input)
+    stdin: object = None
 
 
 @dataclass
@@ -215,6 +220,14 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         if req.config_base is not None or req.config_from_worktree:
             raise PenguinLintError("--staged reads the configuration from the index: it cannot be combined "
                                    "with --config-base or --config-from-worktree")
+    if req.stdin_filename is not None:
+        if paths != ["-"]:
+            raise PenguinLintError("--stdin-filename lints standard input: give '-' as the only path")
+        if all_ or req.diff_base is not None or req.staged or req.fix or req.diff:
+            raise PenguinLintError("--stdin-filename cannot be combined with --all, --diff-base, --staged, "
+                                   "--fix or --diff")
+    elif "-" in paths and not os.path.lexists(cwd / "-"):
+        raise PenguinLintError("'-' (standard input) needs --stdin-filename PATH: the file it stands for")
     diff_mode = not all_ and not req.staged and (req.diff_base is not None or not paths)
     config_base = req.config_base
     if config_base is not None and diff_mode:
@@ -272,6 +285,8 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         except GitError as e:
             index_tree.close()
             raise PenguinLintError(str(e))
+    elif req.stdin_filename is not None:
+        repo, paths = _unsaved(req, cwd, root, config)
     else:
         repo = Repository(root, config)
 
@@ -401,6 +416,38 @@ def _checked_paths(paths, cwd: Path, root: Path, repo, kind):
                 raise PenguinLintError(f"{p}: {what}: nothing to lint (give --kind KIND, or a [kinds] glob in "
                                        f"{CONFIG_FILE})")
     return rel_paths, forced
+
+
+# -- standard input (--stdin-filename) ------------------------------------
+
+def _unsaved(req: Request, cwd: Path, root: Path, config):
+    """(the repository with standard input as ``req.stdin_filename``, the
+    paths to lint): read up to the size limit, the rest only counted."""
+    import sys
+
+    from penguin_lint.core.unsaved import UnsavedRepository, read_bounded
+
+    name = req.stdin_filename
+    rel = _relative(name, cwd, root)
+    if not os.path.isabs(name) and (rel is None or not os.path.lexists(root / rel)):
+        alt = _relative(name, root, root)  # written relative to --root rather than to where we stand
+        if alt is not None and (rel is None or os.path.lexists(root / alt)):
+            rel = alt
+    if not rel:
+        raise PenguinLintError(f"--stdin-filename is outside the repository {root}: {name}")
+    source = req.stdin if req.stdin is not None else sys.stdin.buffer
+    if isinstance(source, (bytes, bytearray)):
+        import io
+
+        source = io.BytesIO(bytes(source))
+    try:
+        data, size = read_bounded(source, config.size_limit)
+    except (OSError, ValueError) as e:
+        raise PenguinLintError(f"cannot read standard input: {e}")
+    repo = UnsavedRepository(root, config, {rel: (data, size)})
+    if repo.entry(rel) is None:  # a name no listing can hold (a '..' in it)
+        raise PenguinLintError(f"--stdin-filename is not a file path in the repository: {name}")
+    return repo, [str(root / rel)]
 
 
 # -- the index (--staged) --------------------------------------------------
