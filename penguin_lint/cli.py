@@ -80,10 +80,12 @@ def fail(message: str) -> "click.exceptions.Exit":
 @click.option("--stdin-filename", metavar="PATH",
               help="Lint standard input as the file PATH (give '-' as the path): an editor's unsaved "
                    "buffer, with the rest of the repository read from disk.")
+@click.option("--statistics", is_flag=True,
+              help="Count the findings per rule instead of listing them (text or json).")
 @click.version_option(__version__, "--version", prog_name="penguin-lint")
 def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
          new_only, config_from_worktree, config_base, fix, unsafe_fixes, show_diff, no_suppress, cache_dir,
-         no_cache, shard, staged, stdin_filename):
+         no_cache, shard, staged, stdin_filename, statistics):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
@@ -98,6 +100,8 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     # The run's documents are plain trees; see pipeline.run (main() turns
     # the collector back on).
     gc.disable()
+    if statistics and fmt not in ("text", "json"):
+        raise fail("--statistics works with --format text or json")
     if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
         # Said before the run, not after it.
         raise fail(f"cannot write --output {output}: No such file or directory")
@@ -127,6 +131,9 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
 
     reporter = get_reporter(fmt)
     options = {"rules": {r.code: r for r in all_rules()}}
+    if statistics:
+        from penguin_lint.reporters.statistics import report as reporter
+        options["json_format"] = fmt == "json"
     if fmt in ("github", "sarif"):
         from penguin_lint.github.environment import blob_base, relocate, repository_prefix, summary_path
 

@@ -47,6 +47,9 @@ class Finding:
     # For a dependent finding: the changed paths (touched or deleted) whose
     # change re-checked the file it is in.
     caused_by: Optional[list] = field(default=None, compare=False, repr=False)
+    # What --fix would do with it: "safe" (repaired by --fix), "unsafe"
+    # (only with --unsafe-fixes), None (nothing; or not asked: --fix runs)
+    fix: Optional[str] = field(default=None, compare=False, repr=False)
     # An inline suppression carried to the end of the run (suppressions.py);
     # set only on the carriers the engine removes before reporting.
     directive: Optional[object] = field(default=None, compare=False, repr=False)

@@ -373,7 +373,10 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
             raise PenguinLintError(f"no {', '.join(r + '/' for r in repo.walk_roots() if r)} folder under "
                                    f"{root}: nothing to lint (is --root right?)")
         result = run_once(engine)
+        result.staged = index_tree is not None
         outcome = Outcome(result, root, repo)
+        if not (req.fix or req.diff):
+            _mark_fixable(result, repo, config)
         if req.fix or req.diff:
             def relint():
                 return run_once(new_engine())
@@ -808,6 +811,20 @@ def _fix(outcome: Outcome, show_diff: bool, unsafe: bool, root: Path, config, re
         return
     result.fixed = fixed.fixed
     outcome.result = result
+
+
+def _mark_fixable(result, repo, config) -> None:
+    """Each finding --fix would repair marked (``Finding.fix``), on the
+    bytes this run read."""
+    if not result.findings:
+        return
+    from penguin_lint.engine.context import Context
+    from penguin_lint.fixes import FIXERS
+    from penguin_lint.fixes.available import mark_fixable
+
+    if not any(f.code in FIXERS for f in result.findings):
+        return  # the common case: nothing imported, nothing read
+    mark_fixable(result.findings, repo, Context(repo, config), {r.code: r for r in all_rules()})
 
 
 # -- the cache --------------------------------------------------------------

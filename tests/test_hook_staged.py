@@ -140,3 +140,19 @@ def test_staged_outside_git_is_one_error_line(tmp_path):
     root = write_repo(tmp_path / "plain", {}, VALID)
     r = lint(root, "--staged", SUMMARY, fmt="text")
     assert r.code == 2 and r.stderr.startswith("penguin-lint: error: not a git repository"), r.stderr
+
+
+def test_a_failed_commit_says_when_fix_would_help(target, env):
+    (target / SUMMARY).write_text("n_attempt: 2\nscore_mean: 40.0\nscore_std: 0.0\n")
+    run(target, "git", "add", SUMMARY, env=env)
+    status, out = commit(target, env)
+    assert status != 0, out
+    assert f"{SUMMARY}:2:13: PL303 [*] score_mean is 40 but the 2 attempts average 50" in out
+    assert (f"[*] 1 fixable: run `penguin-lint --fix {SUMMARY}`, then stage the repaired file (git add) "
+            "and commit again.") in out
+    # doing what it says makes the commit pass
+    proc = run(target, sys.executable, "-m", "penguin_lint", "--fix", SUMMARY, env=env, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    run(target, "git", "add", SUMMARY, env=env)
+    status, out = commit(target, env)
+    assert status == 0, out

@@ -33,6 +33,8 @@ class Result:
     #: inline suppressions the change adds (suppressions.AddedSuppression);
     #: they suppress nothing in the run that reviews the change
     suppressions_added: List = field(default_factory=list)
+    #: a run of --staged (the hook): a repair is made in the working tree, then staged
+    staged: bool = False
     #: warnings of the tool itself (a cache it cannot use, a base whose
     #: configuration is invalid): what the command line prints as
     #: "penguin-lint: warning: ..."

@@ -52,3 +52,33 @@ def why(finding, result) -> Optional[str]:
 def has_old(result) -> bool:
     """Whether the report shows an older finding of a touched file."""
     return any(f.scope == "touched" and f.new is False for f in result.findings)
+
+
+FIX_MARK = "[*]"
+
+
+def fixable_summary(result) -> Optional[str]:
+    """"[*] 2 fixable with `--fix` (1 more with `--fix --unsafe-fixes`)."
+    for the findings a repair would fix, else None. A --staged run (the
+    hook) repairs in the working tree: the line says to stage the result."""
+    safe = [f for f in result.findings if getattr(f, "fix", None) == "safe"]
+    unsafe = sum(1 for f in result.findings if getattr(f, "fix", None) == "unsafe")
+    if not safe and not unsafe:
+        return None
+    if getattr(result, "staged", False):
+        paths = sorted({f.path for f in result.findings if getattr(f, "fix", None) in ("safe", "unsafe")})
+        named = " ".join(_shell_word(p) for p in paths[:5]) + (" ..." if len(paths) > 5 else "")
+        flags = "--fix" if safe else "--fix --unsafe-fixes"
+        n = len(safe) or unsafe
+        return (f"{FIX_MARK} {n} fixable: run `penguin-lint {flags} {sanitize(named)}`, "
+                f"then stage the repaired file{'s' if len(paths) != 1 else ''} (git add) and commit again.")
+    text = f"{FIX_MARK} {len(safe)} fixable with `--fix`" if safe else f"No fix with `--fix` alone"
+    if unsafe:
+        text += f" ({unsafe} more with `--fix --unsafe-fixes`)"
+    return text + "."
+
+
+def _shell_word(path: str) -> str:
+    import shlex
+
+    return shlex.quote(path)
