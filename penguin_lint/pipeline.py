@@ -281,7 +281,7 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
 
         repo = BaseRepository(index_tree, root, config, label="the index")
         try:
-            staged, staged_renames = _staged_paths(root, repo, paths)
+            staged, staged_renames = _staged_paths(index_tree, repo, paths)
         except GitError as e:
             index_tree.close()
             raise PenguinLintError(str(e))
@@ -383,7 +383,7 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
 
             _fix(outcome, req.diff, req.unsafe_fixes, root, config, relint, warn)
         if index_tree is not None:
-            _untracked_notice(root, repo, rel_paths, warn)
+            _untracked_notice(index_tree, repo, rel_paths, warn)
     except (ToolError, GitError) as e:
         raise PenguinLintError(str(e))
     finally:
@@ -495,15 +495,12 @@ def _index_probe(tree, root: Path):
     return BaseRepository(tree, root, Config())
 
 
-def _staged_paths(root: Path, repo, paths):
+def _staged_paths(index_tree, repo, paths):
     """(the paths the index changes against HEAD in the layout, renames new
     -> old among them)."""
-    from penguin_lint.pr.staged import staged_change
-
-    entries, _born = staged_change(root, repo.walk_roots() + [CONFIG_FILE])
     changed = set()
     renames = {}
-    for status, path, old in entries:
+    for status, path, old in index_tree.changes(repo.walk_roots() + [CONFIG_FILE]):
         changed.add(path)
         if old is not None:
             if not paths:
@@ -512,14 +509,12 @@ def _staged_paths(root: Path, repo, paths):
     return sorted(changed), renames
 
 
-def _untracked_notice(root: Path, repo, rel_paths, warn: Callable[[str], None]) -> None:
+def _untracked_notice(index_tree, repo, rel_paths, warn: Callable[[str], None]) -> None:
     """One line naming untracked files next to what is committed: the
     commit does not contain them, so the run did not read them."""
-    from penguin_lint.pr.staged import untracked_near
-
     folders = {p.rpartition("/")[0] for p in rel_paths if p and not repo.is_dir(p)}
     folders |= {p for p in rel_paths if p and repo.is_dir(p)}
-    names, n = untracked_near(root, sorted(folders))
+    names, n = index_tree.untracked(sorted(folders))
     if n:
         more = f" and {n - len(names)} more" if n > len(names) else ""
         warn(f"not part of this commit, so not read (untracked): {', '.join(names)}{more}")

@@ -68,6 +68,18 @@ def test_dependent_finding_names_the_change_that_caused_it(debt):
     assert f"    note: after your change to {META2}" in gh  # and in the log
 
 
+def test_the_job_summary_says_it_too(debt, tmp_path, monkeypatch):
+    (debt / LB).write_text(BOARD + mean_of("exp-2", "exp-3"))
+    (debt / META2).write_text((debt / META2).read_text().replace("model_name: m", "model_name: other"))
+    commit_all(debt)
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    lint(debt, "--diff-base", "main", fmt="github")
+    text = summary.read_text()
+    assert "*already in main (" in text  # the old PL403 on line 12
+    assert "`--new-only` reports only what the change introduces" in text
+
+
 def test_new_finding_in_a_touched_file_and_the_hook(debt):
     (debt / LB).write_text(BOARD + mean_of("exp-2", "exp-3"))  # line 16: a new PL403
     subprocess.run(["git", "add", LB], cwd=debt, check=True)

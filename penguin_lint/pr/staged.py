@@ -22,80 +22,113 @@ _FILE, _EXEC, _LINK, _GITLINK = "100644", "100755", "120000", "160000"
 _DIR = object()  # the "object id" of a folder: the index has none
 
 
+def _path_of(rec: bytes) -> bytes:
+    return rec[rec.find(b"\t") + 1:]
+
+
+def bisect_left(recs: List[bytes], path: bytes, lo: int = 0, hi: Optional[int] = None) -> int:
+    """The first record at or after ``path`` (records sorted by path)."""
+    hi = len(recs) if hi is None else hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _path_of(recs[mid]) < path:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 class IndexTree:
     """The files the index holds below the linted root (only those under
-    ``scope``, root-relative folders, when given)."""
+    ``scope``, root-relative folders, when given).
+
+    ``git ls-files`` lists the index sorted by path bytes: a folder's
+    entries are one run of that list, found by bisection when a check first
+    lists the folder. Nothing is parsed for the folders no check reads (a
+    hook run reads a few of tens of thousands)."""
 
     commit = None  # nothing committed: what is about to be
 
     def __init__(self, g: GitRepo, scope: Sequence[str] = (), sized: Callable[[str], bool] = lambda rel: False):
         self._top = g.top
+        self._git = g  # for git's other questions (its cat-file process is ours)
         self.objects = g.take_objects()
         self._sized = sized  # folders whose listings carry each file's size (PL004 reads it in packages)
-        self._oids: Dict[str, object] = {"": _DIR}
-        self._modes: Dict[str, str] = {}
-        self._children: Dict[str, Dict[str, str]] = {"": {}}  # folder -> name -> path
-        self.gitlinks: Set[str] = set()
+        self._prefix = os.fsencode(g.prefix)
+        self._oids: Dict[str, str] = {}   # file path -> blob id, for the folders listed
+        self._modes: Dict[str, str] = {}  # file path -> mode, likewise
         self.sizes: Dict[str, int] = {}
         self._sizer: Optional[subprocess.Popen] = None
-        prefix = g.prefix
         if scope and "" not in scope:
             spec = ["--"] + [f":(literal){g.to_top(s)}" for s in scope]
-        elif prefix:
-            spec = ["--", f":(literal){prefix.rstrip('/')}"]
+        elif g.prefix:
+            spec = ["--", f":(literal){g.prefix.rstrip('/')}"]
         else:
             spec = []
         raw = g.run("ls-files", "-s", "-z", *spec)[1]
-        children, oids, modes = self._children, self._oids, self._modes
-        for rec in raw.split(b"\0"):
-            head, tab, name = rec.partition(b"\t")
-            if not tab:
-                continue
-            fields = head.split(b" ")
-            if len(fields) != 3 or fields[2] not in (b"0", b"2"):
-                continue  # an unmerged file counts as our side: no commit records the others
-            path = g.to_root(os.fsdecode(name))
-            if not path or path in oids:
-                continue
-            mode = fields[0].decode("ascii", "replace")
-            oids[path] = fields[1].decode("ascii")
-            modes[path] = mode
-            if mode == _GITLINK:
-                self.gitlinks.add(path)
-            child = path
-            parent = path.rpartition("/")[0]
-            while True:
-                kids = children.get(parent)
-                if kids is None:
-                    children[parent] = {child.rpartition("/")[2]: child}
-                    oids[parent] = _DIR
-                    child = parent
-                    parent = parent.rpartition("/")[0]
-                    continue
-                kids[child.rpartition("/")[2]] = child
-                break
+        self._recs: List[bytes] = [r for r in raw.split(b"\0") if r]
+        # a submodule is rare: the records are looked through only when one may be there
+        self._gitlinks: Optional[Set[str]] = None if b"160000 " in raw else set()
+
+    @property
+    def gitlinks(self) -> Set[str]:
+        """Paths (root-relative) the index records as gitlinks (submodules)."""
+        if self._gitlinks is None:
+            n = len(self._prefix)
+            self._gitlinks = {os.fsdecode(_path_of(r)[n:]) for r in self._recs
+                              if r.startswith(b"160000 ") and _path_of(r).startswith(self._prefix)}
+        return self._gitlinks
+
+    def _run(self, rel: str) -> Tuple[int, int, bytes]:
+        """(start, end, prefix) of the records below folder ``rel``."""
+        prefix = self._prefix + (os.fsencode(rel) + b"/" if rel else b"")
+        lo = bisect_left(self._recs, prefix)
+        # "0" follows "/" in byte order: the end of everything below the prefix
+        hi = bisect_left(self._recs, prefix[:-1] + b"0", lo) if prefix else len(self._recs)
+        return lo, hi, prefix
 
     # -- GitTree's interface ---------------------------------------------------
     def oid(self, rel: str):
-        return _DIR if rel in self._children else None
+        if rel == "":
+            return _DIR
+        lo, hi, _prefix = self._run(rel)
+        return _DIR if lo < hi else None
 
     def listing(self, rel: str, oid) -> Dict[str, Entry]:
         out: Dict[str, Entry] = {}
-        kids = self._children.get(rel, {})
-        sizes = self._size_of([p for p in kids.values() if self._modes.get(p) in (_FILE, _EXEC)]) \
-            if self._sized(rel) else {}
-        for name, path in kids.items():
-            if path in self._children:
+        lo, hi, prefix = self._run(rel)
+        recs, n = self._recs, len(prefix)
+        files: List[str] = []
+        i = lo
+        while i < hi:
+            rec = recs[i]
+            head, _, path = rec.partition(b"\t")
+            name_b, slash, _rest = path[n:].partition(b"/")
+            name = os.fsdecode(name_b)
+            if slash:  # a folder: skip what lies below it
                 out[name] = Entry(name, True, False, False, False, -1)
+                i = bisect_left(recs, path[:n] + name_b + b"0", i, hi)
                 continue
-            mode = self._modes[path]
-            out[name] = Entry(name, False, mode in (_FILE, _EXEC), mode == _LINK, mode == _EXEC,
-                              sizes.get(path, -1))
+            i += 1
+            fields = head.split(b" ")
+            if len(fields) != 3 or name in out or fields[2] not in (b"0", b"2"):
+                continue  # an unmerged file counts as our side: no commit records the others
+            mode = fields[0].decode("ascii", "replace")
+            child = f"{rel}/{name}" if rel else name
+            self._oids[child] = fields[1].decode("ascii")
+            self._modes[child] = mode
+            if mode in (_FILE, _EXEC):
+                files.append(child)
+            out[name] = Entry(name, False, mode in (_FILE, _EXEC), mode == _LINK, mode == _EXEC, -1)
+        if files and self._sized(rel):
+            for child, size in self._size_of(files).items():
+                name = child.rpartition("/")[2]
+                out[name] = out[name]._replace(size=size)
         return out
 
     def blob(self, rel: str, limit: Optional[int] = None) -> Optional[bytes]:
         oid = self._oids.get(rel)
-        if not isinstance(oid, str) or self._modes.get(rel) not in (_FILE, _EXEC):
+        if oid is None or self._modes.get(rel) not in (_FILE, _EXEC):
             return None
         kind, data = self.objects.read(oid, limit)
         self.sizes[rel] = self.objects.last_size
@@ -110,6 +143,52 @@ class IndexTree:
             except (OSError, subprocess.TimeoutExpired):  # pragma: no cover
                 self._sizer.kill()
             self._sizer = None
+
+    # -- what the commit changes -------------------------------------------------
+    def _spec(self, scope: Sequence[str]) -> List[str]:
+        g = self._git
+        if scope and "" not in scope:
+            return ["--"] + [f":(literal){g.to_top(s)}" for s in scope]
+        if g.prefix:
+            return ["--", f":(literal){g.prefix.rstrip('/')}"]
+        return []
+
+    def changes(self, scope: Sequence[str] = ()) -> List[Tuple[str, str, Optional[str]]]:
+        """What the index changes against ``HEAD``, as (status letter, path,
+        old path for renames) relative to the root, from one ``git
+        diff-index --cached`` (tree against index: the work tree is never
+        scanned); before the first commit, everything staged is added."""
+        g = self._git
+        spec = self._spec(scope)
+        if self.objects.resolve("HEAD^{commit}") is not None:
+            raw = g.run("diff-index", "--cached", "-r", "-z", "-M", "--raw", "--no-ext-diff", "HEAD", *spec)[1]
+            found = [(st, p, o) for st, p, o, _link in _split_raw(raw)]
+        else:
+            raw = g.run("ls-files", "-z", *spec)[1]
+            found = [("A", os.fsdecode(n), None) for n in raw.split(b"\0") if n]
+        out = []
+        for status, path, old in found:
+            rpath = g.to_root(path)
+            if rpath is not None:
+                out.append((status, rpath, g.to_root(old) if old is not None else None))
+        return out
+
+    def untracked(self, folders: Sequence[str], limit: int = 5) -> Tuple[List[str], int]:
+        """(up to ``limit`` untracked, not ignored files in ``folders``
+        (root-relative), how many in all): a notice names them, since the
+        commit does not contain them. Only the folders of what is committed
+        are listed, so the look stays small."""
+        folders = sorted({f for f in folders if f})
+        if not folders:
+            return [], 0
+        g = self._git
+        try:
+            raw = g.run("ls-files", "--others", "--exclude-standard", "-z", "--",
+                        *[f":(literal){g.to_top(f)}" for f in folders])[1]
+        except GitError:
+            return [], 0  # only a notice: never a reason to fail the run
+        names = [n for n in (g.to_root(os.fsdecode(r)) for r in raw.split(b"\0") if r) if n]
+        return names[:limit], len(names)
 
     # -- sizes -------------------------------------------------------------------
     def _size_of(self, paths: List[str]) -> Dict[str, int]:
@@ -140,60 +219,3 @@ class IndexTree:
         return out
 
 
-def open_index(root: Path, scope: Sequence[str] = (), sized: Callable[[str], bool] = lambda rel: False) -> IndexTree:
-    """The index below ``root`` (limited to the ``scope`` folders)."""
-    g = GitRepo(root)
-    try:
-        return IndexTree(g, scope, sized)
-    finally:
-        g.close()
-
-
-def staged_change(root: Path, scope: Sequence[str] = ()) -> Tuple[List[Tuple[str, str, Optional[str]]], bool]:
-    """(entries, whether HEAD has a commit): what the index changes against
-    ``HEAD``, as (status letter, path, old path for renames) relative to
-    ``root``, from one ``git diff-index --cached`` (tree against index: the
-    work tree is never scanned)."""
-    g = GitRepo(root)
-    try:
-        if scope and "" not in scope:
-            spec = ["--"] + [f":(literal){g.to_top(s)}" for s in scope]
-        elif g.prefix:
-            spec = ["--", f":(literal){g.prefix.rstrip('/')}"]
-        else:
-            spec = []
-        born = g.head_born()
-        if born:
-            raw = g.run("diff-index", "--cached", "-r", "-z", "-M", "--raw", "--no-ext-diff", "HEAD", *spec)[1]
-            found = [(s, p, o) for s, p, o, _link in _split_raw(raw)]
-        else:  # before the first commit, everything staged is added
-            raw = g.run("ls-files", "-z", *spec)[1]
-            found = [("A", os.fsdecode(n), None) for n in raw.split(b"\0") if n]
-        out = []
-        for status, path, old in found:
-            rpath = g.to_root(path)
-            if rpath is not None:
-                out.append((status, rpath, g.to_root(old) if old is not None else None))
-        return out, born
-    finally:
-        g.close()
-
-
-def untracked_near(root: Path, folders: Sequence[str], limit: int = 5) -> Tuple[List[str], int]:
-    """(up to ``limit`` untracked, not ignored files in ``folders``
-    (root-relative), how many in all): named in a notice, since the commit
-    does not contain them. Only the folders of what is committed are
-    listed, so the look stays small."""
-    folders = sorted({f for f in folders if f})
-    if not folders:
-        return [], 0
-    g = GitRepo(root)
-    try:
-        raw = g.run("ls-files", "--others", "--exclude-standard", "-z", "--",
-                    *[f":(literal){g.to_top(f)}" for f in folders])[1]
-    except GitError:
-        return [], 0  # only a notice: never a reason to fail the run
-    finally:
-        g.close()
-    names = [n for n in (g.to_root(os.fsdecode(r)) for r in raw.split(b"\0") if r) if n]
-    return names[:limit], len(names)
