@@ -82,3 +82,16 @@ def test_usage_errors_are_one_line(tmp_path):
         code, out, err = lint_stdin(root, "a: 1\n", *args, fmt="text")
         assert code == 2 and err.startswith(f"penguin-lint: error: {message}"), (args, err)
         assert err.count("\n") == 1
+
+
+def test_a_path_through_a_link_is_refused_not_followed(tmp_path):
+    outside = write_repo(tmp_path / "outside", {"test/attempt-1.yaml": "score: 1\n"})
+    root = write_repo(tmp_path / "r", {}, VALID)
+    import os
+
+    os.symlink(outside, root / "experiments/lb/exp-9")
+    code, out, err = lint_stdin(root, "n_attempt: 1\n", "--stdin-filename", "experiments/lb/exp-9/test/summary.yaml",
+                                "-", fmt="text")
+    assert code == 2, out
+    assert err == ("penguin-lint: error: --stdin-filename is not a file path in the repository: "
+                   "experiments/lb/exp-9/test/summary.yaml\n")

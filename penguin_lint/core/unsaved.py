@@ -47,10 +47,15 @@ class UnsavedRepository(Repository):
         out = dict(out or {})
         for name, e in extra.items():
             here = out.get(name)
-            if e.is_file or here is None or not here.is_dir:
+            if e.is_file:
                 # the text is what the editor holds: it stands in for
                 # whatever the disk has there (a file, a link, nothing)
-                out[name] = e._replace(executable=bool(here and here.executable)) if e.is_file else e
+                out[name] = e._replace(executable=bool(here and here.executable))
+            elif here is None:
+                out[name] = e  # a folder not made yet
+            # a link or a file where the path needs a folder: never passed
+            # through (it could lead out of the repository); the path is
+            # then not in the repository
         return out
 
     def read_bytes(self, rel: str) -> Optional[bytes]:
