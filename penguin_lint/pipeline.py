@@ -189,7 +189,14 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
     all_ = req.all
     cwd = req.cwd if req.cwd is not None else Path.cwd()
     env = os.environ if req.env is None else req.env
-    root = (Path(req.root) if req.root is not None else root_for(cwd, paths)).resolve()
+    if req.root is not None:
+        root = Path(req.root).resolve()
+    elif req.stdin_filename is not None:
+        # found from the file the text stands for: an editor may run the
+        # command anywhere
+        root = find_root(Path(os.path.abspath(cwd / req.stdin_filename)).parent).resolve()
+    else:
+        root = root_for(cwd, paths).resolve()
     if not root.is_dir():
         raise PenguinLintError(f"root is not a folder: {root}")
     if all_ and (paths or req.diff_base):

@@ -95,3 +95,14 @@ def test_a_path_through_a_link_is_refused_not_followed(tmp_path):
     assert code == 2, out
     assert err == ("penguin-lint: error: --stdin-filename is not a file path in the repository: "
                    "experiments/lb/exp-9/test/summary.yaml\n")
+
+
+def test_the_root_is_found_from_the_file_not_from_where_the_editor_runs(tmp_path):
+    root = write_repo(tmp_path / "r", {}, VALID)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = subprocess.run([sys.executable, "-m", "penguin_lint", "--stdin-filename", str(root / SUMMARY), "-"],
+                          input=b"n_attempt: 2\nscore_mean: 40.0\nscore_std: 0.0\n", cwd=elsewhere,
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.decode().startswith(f"{SUMMARY}:2:13: PL303 [*] score_mean is 40")
