@@ -6,6 +6,7 @@ formats say "already in <base>" and "after your change to <path>".
 """
 from __future__ import annotations
 
+import json
 import subprocess
 
 import pytest
@@ -87,6 +88,17 @@ def test_new_finding_in_a_touched_file_and_the_hook(debt):
     assert [(f["line"], f["new"]) for f in pl403(run)] == [(12, False), (16, True)]
     gh = lint(debt, "--staged", LB, fmt="github").output
     assert "(already in HEAD (" in gh and "::notice title=penguin-lint::findings marked" in gh
+
+
+def test_sarif_says_it_with_its_baseline_state(debt):
+    (debt / META2).write_text((debt / META2).read_text().replace("model_name: m", "model_name: other"))
+    (debt / LB).write_text(BOARD + "  - { experiment_id: exp-2, phase: test }\n")
+    commit_all(debt)
+    doc = lint(debt, "--diff-base", "main", fmt="sarif").json
+    got = {(r["locations"][0]["physicalLocation"]["region"]["startLine"], r.get("baselineState"))
+           for r in doc["runs"][0]["results"] if r["ruleId"] == "PL403"}
+    assert got == {(8, "new"), (12, "unchanged")}
+    assert "baselineState" not in json.dumps(lint(debt, "--all", fmt="sarif").json)
 
 
 def test_nothing_compared_is_null(debt):
