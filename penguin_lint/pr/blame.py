@@ -184,7 +184,8 @@ class Scope:
     # -- the verdict -----------------------------------------------------------
     def report(self, subject: Subject, findings: List[Finding], engine: Checker) -> List[Finding]:
         """The findings of ``subject`` that the change is blamed for, each
-        with its ``scope`` set.
+        with its ``scope`` set, its verdict (``new``: True or False; None
+        without a base) and, outside the touched files, ``caused_by``.
 
         A finding is old when the base has one with the same fingerprint
         (code, path, key path, message without its numbers). Those left over
