@@ -156,3 +156,34 @@ def test_a_failed_commit_says_when_fix_would_help(target, env):
     run(target, "git", "add", SUMMARY, env=env)
     status, out = commit(target, env)
     assert status == 0, out
+
+
+def test_the_hook_says_which_findings_predate_the_commit_and_which_it_caused(target, env):
+    from tests.test_rules_leaderboards import BENCH_B, HEADER, experiment, mean_of
+
+    lb, meta2 = "leaderboards/lb/leaderboard.yaml", "experiments/lb/exp-2/meta_info.yaml"
+    files = {**BENCH_B, **experiment("exp-2"), **experiment("exp-3", model="other")}
+    board = HEADER + "  - { experiment_id: exp-1, phase: test }\n" + mean_of("exp-1", "exp-2") \
+        + mean_of("exp-1", "exp-3")  # old debt: PL403 on line 12
+    files[lb] = board
+    for rel, text in files.items():
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        (target / rel).write_text(text)
+    run(target, "git", "add", "-A", env=env)
+    run(target, "git", "commit", "-q", "--no-verify", "-m", "old debt", env=env)
+    # one entry added to the shared leaderboard: the old PL403 is shown as old
+    (target / lb).write_text(board + "  - { experiment_id: exp-2, phase: test }\n")
+    run(target, "git", "add", lb, env=env)
+    status, out = commit(target, env)
+    assert status != 0, out
+    assert f"{lb}:12:5: PL403" in out
+    assert "    note: already in HEAD (" in out
+    assert "`--new-only` reports only what the change introduces" in out
+    run(target, "git", "checkout", "-q", "HEAD", "--", lb, env=env)
+    # a model renamed in an experiment: the board's new PL403 names that change
+    (target / meta2).write_text((target / meta2).read_text().replace("model_name: m", "model_name: other"))
+    run(target, "git", "add", meta2, env=env)
+    status, out = commit(target, env)
+    assert status != 0, out
+    assert f"{lb}:8:5: PL403" in out and f"    note: after your change to {meta2}" in out
+    assert f"{lb}:12:5" not in out  # old debt in a file the commit does not touch
