@@ -381,6 +381,8 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
                                    f"{root}: nothing to lint (is --root right?)")
         result = run_once(engine)
         result.staged = index_tree is not None
+        if result.staged and os.path.realpath(cwd) != str(root):
+            result.root_arg = os.path.relpath(root, os.path.realpath(cwd))
         outcome = Outcome(result, root, repo)
         if not (req.fix or req.diff):
             _mark_fixable(result, repo, config)

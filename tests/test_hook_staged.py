@@ -187,3 +187,27 @@ def test_the_hook_says_which_findings_predate_the_commit_and_which_it_caused(tar
     assert status != 0, out
     assert f"{lb}:8:5: PL403" in out and f"    note: after your change to {meta2}" in out
     assert f"{lb}:12:5" not in out  # old debt in a file the commit does not touch
+
+
+def test_the_fix_command_names_the_folder_of_the_benchmarks(tmp_path, hook_repo, env):
+    from tests.test_precommit import README_URL, readme_config
+
+    path, sha = hook_repo
+    top = tmp_path / "mono"
+    write_repo(top / "bench", {}, VALID)
+    (top / ".pre-commit-config.yaml").write_text(readme_config().replace(README_URL, str(path))
+                                                 .replace("<commit-sha>", sha))
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "base"]):
+        run(top, "git", *args, env=env)
+    run(top, sys.executable, "-m", "pre_commit", "install", env=env)
+    (top / "bench" / SUMMARY).write_text("n_attempt: 2\nscore_mean: 40.0\nscore_std: 0.0\n")
+    run(top, "git", "add", "-A", env=env)
+    status, out = commit(top, env)
+    assert status != 0, out
+    command = f"penguin-lint --root bench --fix {SUMMARY}"
+    assert f"run `{command}`" in out
+    proc = run(top, sys.executable, "-m", "penguin_lint", *command.split()[1:], env=env, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    run(top, "git", "add", "-A", env=env)
+    status, out = commit(top, env)
+    assert status == 0, out

@@ -69,6 +69,9 @@ def fixable_summary(result) -> Optional[str]:
         paths = sorted({f.path for f in result.findings if getattr(f, "fix", None) in ("safe", "unsafe")})
         named = " ".join(_shell_word(p) for p in paths[:5]) + (" ..." if len(paths) > 5 else "")
         flags = "--fix" if safe else "--fix --unsafe-fixes"
+        root_arg = getattr(result, "root_arg", None)
+        if root_arg:
+            flags = f"--root {_shell_word(root_arg)} {flags}"
         n = len(safe) or unsafe
         return (f"{FIX_MARK} {n} fixable: run `penguin-lint {flags} {sanitize(named)}`, "
                 f"then stage the repaired file{'s' if len(paths) != 1 else ''} (git add) and commit again.")
