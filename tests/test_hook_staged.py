@@ -211,3 +211,20 @@ def test_the_fix_command_names_the_folder_of_the_benchmarks(tmp_path, hook_repo,
     run(top, "git", "add", "-A", env=env)
     status, out = commit(top, env)
     assert status == 0, out
+
+
+def test_staged_sizes_and_content_are_the_index_s(staged_repo):
+    repo = staged_repo
+    (repo / ".penguin-lint.toml").write_text("max-file-size = 2000\n")
+    git(repo, "add", ".penguin-lint.toml")
+    big = "packages/bench-a/CASE-001-one/statement/data.csv"
+    (repo / big).write_text("x\n" * 2000)  # 4000 bytes staged ...
+    git(repo, "add", big)
+    (repo / big).write_text("x\n")  # ... and a small file in the working tree
+    r = lint(repo, "--staged", big)
+    assert r.code == 1 and r.at("PL004") == [(big, 1)], r.output
+    # the index's configuration, not the working tree's
+    (repo / ".penguin-lint.toml").write_text("max-file-size = 9000\n")
+    assert lint(repo, "--staged", big).at("PL004") == [(big, 1)]
+    git(repo, "add", ".penguin-lint.toml")
+    assert lint(repo, "--staged", big).at("PL004") == []

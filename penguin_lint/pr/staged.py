@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from penguin_lint.core.repo import Entry
-from penguin_lint.pr.git import READ_ONLY, GitError, GitObjects, GitRepo, _split_raw
+from penguin_lint.pr.git import READ_ONLY, GitError, GitRepo, _split_raw
 
-_FILE, _EXEC, _LINK, _GITLINK = "100644", "100755", "120000", "160000"
+_FILE, _EXEC, _LINK = "100644", "100755", "120000"
 _DIR = object()  # the "object id" of a folder: the index has none
 
 
@@ -59,13 +58,7 @@ class IndexTree:
         self._modes: Dict[str, str] = {}  # file path -> mode, likewise
         self.sizes: Dict[str, int] = {}
         self._sizer: Optional[subprocess.Popen] = None
-        if scope and "" not in scope:
-            spec = ["--"] + [f":(literal){g.to_top(s)}" for s in scope]
-        elif g.prefix:
-            spec = ["--", f":(literal){g.prefix.rstrip('/')}"]
-        else:
-            spec = []
-        raw = g.run("ls-files", "-s", "-z", *spec)[1]
+        raw = g.run("ls-files", "-s", "-z", *self._spec(scope))[1]
         self._recs: List[bytes] = [r for r in raw.split(b"\0") if r]
         # a submodule is rare: the records are looked through only when one may be there
         self._gitlinks: Optional[Set[str]] = None if b"160000 " in raw else set()
