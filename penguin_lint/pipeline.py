@@ -311,6 +311,8 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
     if req.definition is not None:
         drel = _relative(req.definition, cwd, root)
         if drel is None or repo.entry(drel) is None:
+            if index_tree is not None:
+                index_tree.close()
             raise PenguinLintError(f"definition file not found in the repository: {req.definition}")
         engine.ctx.options["definition"] = drel
 
