@@ -75,11 +75,20 @@ def fail(message: str) -> "click.exceptions.Exit":
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--shard", metavar="K/N",
               help="With --all, lint only part K of N (a CI matrix); every finding is in exactly one part.")
+@click.option("--staged", is_flag=True,
+              help="Judge what the next commit records (the pre-commit hook): the PATHs (default: every "
+                   "staged change) as the index holds them, against HEAD; untracked files and unstaged "
+                   "edits are not read.")
+@click.option("--stdin-filename", metavar="PATH",
+              help="Lint standard input as the file PATH (give '-' as the path): an editor's unsaved "
+                   "buffer, with the rest of the repository read from disk.")
+@click.option("--statistics", is_flag=True,
+              help="Count the findings per rule instead of listing them (text or json).")
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=lambda ctx, _, on: _version(ctx, on),
               help="Show the version (and the commit it was installed from) and exit.")
 def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
          new_only, config_from_worktree, config_base, fix, unsafe_fixes, show_diff, no_suppress, cache_dir,
-         no_cache, shard):
+         no_cache, shard, staged, stdin_filename, statistics):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
@@ -94,6 +103,8 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     # The run's documents are plain trees; see pipeline.run (main() turns
     # the collector back on).
     gc.disable()
+    if statistics and fmt not in ("text", "json"):
+        raise fail("--statistics works with --format text or json")
     if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
         # Said before the run, not after it.
         raise fail(f"cannot write --output {output}: No such file or directory")
@@ -102,7 +113,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         ignore=ignore, kind=kind, definition=definition, jobs=jobs, new_only=new_only,
         config_from_worktree=config_from_worktree, config_base=config_base, suppress=not no_suppress,
         cache=not no_cache, cache_dir=cache_dir, shard=shard, fix=fix, unsafe_fixes=unsafe_fixes,
-        diff=show_diff)
+        diff=show_diff, staged=staged, stdin_filename=stdin_filename)
     try:
         outcome = run(request, warn=_warn)
     except PenguinLintError as e:
@@ -123,6 +134,9 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
 
     reporter = get_reporter(fmt)
     options = {"rules": {r.code: r for r in all_rules()}}
+    if statistics:
+        from penguin_lint.reporters.statistics import report as reporter
+        options["json_format"] = fmt == "json"
     if fmt in ("github", "sarif"):
         from penguin_lint.github.environment import blob_base, relocate, repository_prefix, summary_path
 

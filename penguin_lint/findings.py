@@ -41,6 +41,15 @@ class Finding:
     # "touched" - in a file the change adds, modifies or renames;
     # "dependent" - elsewhere, in a file whose verdict the change altered.
     scope: Optional[str] = field(default=None, compare=False, repr=False)
+    # Whether the change introduced it (set by pull-request and hook runs,
+    # which compare with a base; None where nothing is compared: --all).
+    new: Optional[bool] = field(default=None, compare=False, repr=False)
+    # For a dependent finding: the changed paths (touched or deleted) whose
+    # change re-checked the file it is in.
+    caused_by: Optional[list] = field(default=None, compare=False, repr=False)
+    # What --fix would do with it: "safe" (repaired by --fix), "unsafe"
+    # (only with --unsafe-fixes), None (nothing; or not asked: --fix runs)
+    fix: Optional[str] = field(default=None, compare=False, repr=False)
     # An inline suppression carried to the end of the run (suppressions.py);
     # set only on the carriers the engine removes before reporting.
     directive: Optional[object] = field(default=None, compare=False, repr=False)
@@ -61,6 +70,8 @@ class Finding:
             "message": self.message,
             "hint": self.hint,
             "scope": self.scope,
+            "new": self.new,
+            "caused_by": list(self.caused_by) if self.caused_by is not None else None,
         }
 
 

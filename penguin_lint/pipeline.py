@@ -60,6 +60,15 @@ class Request:
     diff: bool = False
     #: the environment GitHub describes the run in (default: os.environ)
     env: Optional[Mapping[str, str]] = None
+    #: judge what the next commit records (the pre-commit hook): the
+    #: index against ``HEAD``; ``paths`` (default: everything staged) are
+    #: read from the index, untracked files and unstaged edits are not seen
+    staged: bool = False
+    #: lint standard input as this file (``paths`` is then ``["-"]``): an
+    #: editor's unsaved buffer, with the rest of the repository from disk
+    stdin_filename: Optional[str] = None
+    #: what ``stdin_filename`` holds: bytes or a binary stream (default: standard input)
+    stdin: object = None
 
 
 @dataclass
@@ -173,7 +182,14 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
     all_ = req.all
     cwd = req.cwd if req.cwd is not None else Path.cwd()
     env = os.environ if req.env is None else req.env
-    root = (Path(req.root) if req.root is not None else root_for(cwd, paths)).resolve()
+    if req.root is not None:
+        root = Path(req.root).resolve()
+    elif req.stdin_filename is not None:
+        # found from the file the text stands for: an editor may run the
+        # command anywhere
+        root = find_root(Path(os.path.abspath(cwd / req.stdin_filename)).parent).resolve()
+    else:
+        root = root_for(cwd, paths).resolve()
     if not root.is_dir():
         raise PenguinLintError(f"root is not a folder: {root}")
     if all_ and (paths or req.diff_base):
@@ -195,7 +211,24 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         raise PenguinLintError(f"unknown kind '{kind}' (known: {', '.join(sorted(FILE_KINDS))})")
     if all_ and req.new_only:
         raise PenguinLintError("--new-only needs a change to compare with: give paths or --diff-base, not --all")
-    diff_mode = not all_ and (req.diff_base is not None or not paths)
+    if req.staged:
+        if all_ or req.diff_base is not None:
+            raise PenguinLintError("--staged cannot be combined with --all or --diff-base")
+        if req.fix or req.diff:
+            raise PenguinLintError("--fix and --diff work on the working tree: run them without --staged, "
+                                   "then stage the result")
+        if req.config_base is not None or req.config_from_worktree:
+            raise PenguinLintError("--staged reads the configuration from the index: it cannot be combined "
+                                   "with --config-base or --config-from-worktree")
+    if req.stdin_filename is not None:
+        if paths != ["-"]:
+            raise PenguinLintError("--stdin-filename lints standard input: give '-' as the only path")
+        if all_ or req.diff_base is not None or req.staged or req.fix or req.diff:
+            raise PenguinLintError("--stdin-filename cannot be combined with --all, --diff-base, --staged, "
+                                   "--fix or --diff")
+    elif "-" in paths and not os.path.lexists(cwd / "-"):
+        raise PenguinLintError("'-' (standard input) needs --stdin-filename PATH: the file it stands for")
+    diff_mode = not all_ and not req.staged and (req.diff_base is not None or not paths)
     config_base = req.config_base
     if config_base is not None and diff_mode:
         raise PenguinLintError("--config-base is for --all and path runs (a diff run reads the base's "
@@ -214,7 +247,8 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         raise PenguinLintError(str(e)) from None
     no_cache, cache_dir, suppress = not req.cache, req.cache_dir, req.suppress
 
-    git_change = base_tree = based_on = added_index = None
+    git_change = base_tree = based_on = added_index = index_tree = None
+    staged_renames: dict = {}
     try:
         def status_cache(config):
             # where git may keep what it knows of untracked files: the cache
@@ -223,7 +257,9 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
 
             return None if no_cache else cache_folder(root, cache_dir, config.cache_dir)[0]
 
-        if diff_mode:
+        if req.staged:
+            index_tree, config = open_staged(root)
+        elif diff_mode:
             # The base decides the configuration: nothing in the pull
             # request can switch the gate off (PL502 says what it changed).
             git_change, base_tree, config = open_diff(root, req.diff_base, req.config_from_worktree, warn,
@@ -237,33 +273,39 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         raise PenguinLintError(str(e))
     rules = enabled_rules(config, select_codes or None, ignore_codes)
     if not rules:  # not a silent pass: nothing would be checked
+        if index_tree is not None:
+            index_tree.close()
         raise PenguinLintError("--select and --ignore leave no rule enabled")
-    repo = Repository(root, config)
+    if index_tree is not None:
+        from penguin_lint.pr.basetree import BaseRepository
 
-    rel_paths = []
-    for p in paths:
-        rel = _relative(p, cwd, root)
-        if (rel is None or not os.path.lexists(root / rel)) and not os.path.isabs(p) \
-                and os.path.lexists(root / p):
-            # a path written relative to --root rather than to where we stand
-            rel = _relative(p, root, root)
-        if rel is None:
-            raise PenguinLintError(f"path is outside the repository {root}: {p}")
-        if rel and repo.entry(rel) is None and not os.path.lexists(root / rel):
-            raise PenguinLintError(f"no such file or folder: {p}")
-        rel_paths.append(rel)
-    forced = {p: kind for p in rel_paths} if kind else {}
-    for p, rel in zip(paths, rel_paths):
-        if not kind:
-            what = _unjudged(repo, rel)
-            if what is not None:
-                # not a green check on nothing: a path no check would read
-                raise PenguinLintError(f"{p}: {what}: nothing to lint (give --kind KIND, or a [kinds] glob in "
-                                       f"{CONFIG_FILE})")
+        repo = BaseRepository(index_tree, root, config, label="the index")
+        try:
+            staged, staged_renames = _staged_paths(index_tree, repo, paths)
+        except GitError as e:
+            index_tree.close()
+            raise PenguinLintError(str(e))
+    elif req.stdin_filename is not None:
+        repo, paths = _unsaved(req, cwd, root, config)
+    else:
+        repo = Repository(root, config)
+
+    try:
+        rel_paths, forced = _checked_paths(paths, cwd, root, repo, kind)
+    except PenguinLintError:
+        if index_tree is not None:
+            index_tree.close()
+        raise
+    if index_tree is not None and not paths:
+        rel_paths = staged  # root-relative already
     engine = Engine(repo, config, rules, forced_kinds=forced, suppress=suppress)
+    if index_tree is not None:
+        engine.ctx.gitlinks = set(index_tree.gitlinks)
     if req.definition is not None:
         drel = _relative(req.definition, cwd, root)
         if drel is None or repo.entry(drel) is None:
+            if index_tree is not None:
+                index_tree.close()
             raise PenguinLintError(f"definition file not found in the repository: {req.definition}")
         engine.ctx.options["definition"] = drel
 
@@ -290,7 +332,8 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
                 _config_findings(result, repo, config, based_on, rules)
             return result
         if not diff_mode:
-            change = Change.of(repo, rel_paths)
+            renames = {new: old for new, old in staged_renames.items() if new in rel_paths}
+            change = Change.of(repo, rel_paths, renames=renames)
             folders = [p for p in rel_paths if p == "" or repo.is_dir(p)]
             if folders:  # walked: the cache folder is left out as by --all
                 repo.cache_rel = _cache_rel(root, cache_dir, None, True, config)
@@ -300,6 +343,7 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
             if base_engine is not None:
                 engine.ctx.base = base_engine.repo
                 base_tree = base_engine.repo.tree
+                engine.ctx.renames = dict(change.renames)
             scope = Scope(change, base_engine, new_only=req.new_only, folders=folders)
             result = engine.run_change(change, scope)
             if base_engine is not None:
@@ -331,18 +375,153 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
             raise PenguinLintError(f"no {', '.join(r + '/' for r in repo.walk_roots() if r)} folder under "
                                    f"{root}: nothing to lint (is --root right?)")
         result = run_once(engine)
+        result.staged = index_tree is not None
+        if result.staged and os.path.realpath(cwd) != str(root):
+            result.root_arg = os.path.relpath(root, os.path.realpath(cwd))
         outcome = Outcome(result, root, repo)
+        if not (req.fix or req.diff):
+            _mark_fixable(result, repo, config)
         if req.fix or req.diff:
             def relint():
                 return run_once(new_engine())
 
             _fix(outcome, req.diff, req.unsafe_fixes, root, config, relint, warn)
+        if index_tree is not None:
+            _untracked_notice(index_tree, repo, rel_paths, warn)
     except (ToolError, GitError) as e:
         raise PenguinLintError(str(e))
     finally:
         if base_tree is not None:
             base_tree.close()
+        if index_tree is not None:
+            index_tree.close()
     return outcome
+
+
+def _checked_paths(paths, cwd: Path, root: Path, repo, kind):
+    """(the command-line paths relative to the root, their forced kinds);
+    a path outside the repository, missing, or that no check would read is
+    an error."""
+    rel_paths = []
+    for p in paths:
+        rel = _relative(p, cwd, root)
+        if (rel is None or not os.path.lexists(root / rel)) and not os.path.isabs(p) \
+                and os.path.lexists(root / p):
+            # a path written relative to --root rather than to where we stand
+            rel = _relative(p, root, root)
+        if rel is None:
+            raise PenguinLintError(f"path is outside the repository {root}: {p}")
+        if rel and repo.entry(rel) is None and not os.path.lexists(root / rel):
+            raise PenguinLintError(f"no such file or folder: {p}")
+        rel_paths.append(rel)
+    forced = {p: kind for p in rel_paths} if kind else {}
+    for p, rel in zip(paths, rel_paths):
+        if not kind:
+            what = _unjudged(repo, rel)
+            if what is not None:
+                # not a green check on nothing: a path no check would read
+                raise PenguinLintError(f"{p}: {what}: nothing to lint (give --kind KIND, or a [kinds] glob in "
+                                       f"{CONFIG_FILE})")
+    return rel_paths, forced
+
+
+# -- standard input (--stdin-filename) ------------------------------------
+
+def _unsaved(req: Request, cwd: Path, root: Path, config):
+    """(the repository with standard input as ``req.stdin_filename``, the
+    paths to lint): read up to the size limit, the rest only counted."""
+    import sys
+
+    from penguin_lint.core.unsaved import UnsavedRepository, read_bounded
+
+    name = req.stdin_filename
+    rel = _relative(name, cwd, root)
+    if not os.path.isabs(name) and (rel is None or not os.path.lexists(root / rel)):
+        alt = _relative(name, root, root)  # written relative to --root rather than to where we stand
+        if alt is not None and (rel is None or os.path.lexists(root / alt)):
+            rel = alt
+    if not rel:
+        raise PenguinLintError(f"--stdin-filename is outside the repository {root}: {name}")
+    source = req.stdin if req.stdin is not None else sys.stdin.buffer
+    if isinstance(source, (bytes, bytearray)):
+        import io
+
+        source = io.BytesIO(bytes(source))
+    try:
+        data, size = read_bounded(source, config.size_limit)
+    except (OSError, ValueError) as e:
+        raise PenguinLintError(f"cannot read standard input: {e}")
+    repo = UnsavedRepository(root, config, {rel: (data, size)})
+    if repo.entry(rel) is None:  # a name no listing can hold (a '..' in it)
+        raise PenguinLintError(f"--stdin-filename is not a file path in the repository: {name}")
+    return repo, [str(root / rel)]
+
+
+# -- the index (--staged) --------------------------------------------------
+
+def open_staged(root: Path):
+    """(the index below ``root`` as a tree, the configuration it holds):
+    what the next commit records judges it, not the working tree's file."""
+    from penguin_lint.pr.staged import IndexTree
+    from penguin_lint.pr.git import GitRepo
+
+    def scope(config: Config) -> List[str]:
+        return Repository(root, config).walk_roots() + [CONFIG_FILE]
+
+    def opened(config: Config):
+        packages = config.layout["packages"] if "packages" in config.layout else Config().layout["packages"]
+        g = GitRepo(root)
+        try:
+            return IndexTree(g, scope(config), sized=lambda rel: rel == packages or rel.startswith(packages + "/"))
+        finally:
+            g.close()
+
+    tree = opened(Config())
+    try:
+        probe = _index_probe(tree, root)
+        entry = probe.entry(CONFIG_FILE)
+        if entry is not None and entry.is_symlink:
+            raise ConfigError(f"{CONFIG_FILE}: is a symbolic link; write the configuration in the file itself")
+        raw = probe.read_bytes(CONFIG_FILE)
+        config = parse_config(raw, FILE_KINDS, rule_codes()) if raw is not None else Config()
+    except BaseException:
+        tree.close()
+        raise
+    if scope(config) != scope(Config()):  # another layout: list its folders
+        tree.close()
+        tree = opened(config)
+    return tree, config
+
+
+def _index_probe(tree, root: Path):
+    from penguin_lint.pr.basetree import BaseRepository
+
+    return BaseRepository(tree, root, Config())
+
+
+def _staged_paths(index_tree, repo, paths):
+    """(the paths the index changes against HEAD in the layout, renames new
+    -> old among them)."""
+    changed = set()
+    renames = {}
+    for status, path, old in index_tree.changes(repo.walk_roots() + [CONFIG_FILE]):
+        changed.add(path)
+        if old is not None:
+            if not paths:
+                changed.add(old)
+            renames[path] = old
+    return sorted(changed), renames
+
+
+def _untracked_notice(index_tree, repo, rel_paths, warn: Callable[[str], None]) -> None:
+    """One line naming untracked files next to what is committed: the
+    commit does not contain them, so the run did not read them."""
+    folders = {p.rpartition("/")[0] for p in rel_paths if p and not repo.is_dir(p)}
+    folders |= {p for p in rel_paths if p and repo.is_dir(p)}
+    names, n = index_tree.untracked(sorted(folders))
+    if n:
+        more = f" and {n - len(names)} more" if n > len(names) else ""
+        warn(f"not part of this commit, so not read (untracked): {', '.join(names)}{more}")
 
 
 # -- preview ---------------------------------------------------------------
@@ -646,6 +825,20 @@ def _fix(outcome: Outcome, show_diff: bool, unsafe: bool, root: Path, config, re
         return
     result.fixed = fixed.fixed
     outcome.result = result
+
+
+def _mark_fixable(result, repo, config) -> None:
+    """Each finding --fix would repair marked (``Finding.fix``), on the
+    bytes this run read."""
+    if not result.findings:
+        return
+    from penguin_lint.engine.context import Context
+    from penguin_lint.fixes import FIXERS
+    from penguin_lint.fixes.available import mark_fixable
+
+    if not any(f.code in FIXERS for f in result.findings):
+        return  # the common case: nothing imported, nothing read
+    mark_fixable(result.findings, repo, Context(repo, config), {r.code: r for r in all_rules()})
 
 
 # -- the cache --------------------------------------------------------------

@@ -41,8 +41,8 @@ def test_json_report_shape(repo):
     assert doc["summary"] == {"files": 7, "errors": 1, "warnings": 0, "suppressed": 0}
     [f] = doc["findings"]
     assert set(f) == {"path", "line", "column", "end_line", "end_column", "code", "name",
-                      "severity", "message", "hint", "scope"}
-    assert f["scope"] is None  # --all blames no change
+                      "severity", "message", "hint", "scope", "new", "caused_by"}
+    assert f["scope"] is None and f["new"] is None  # --all blames no change
     assert (f["path"], f["line"], f["column"], f["code"], f["name"]) == (
         BENCH, 4, 11, "PL203", "invalid-version")
 

@@ -82,7 +82,7 @@ def test_past_the_tolerance_the_message_says_no_rounding(repo):
 
 def test_message_of_the_issue(repo):
     run = lint(repo(phase(SCORES, ["score_mean: 69.18", "score_std: 1.04"])), "--all", fmt="text")
-    assert (f"{SUMMARY}:2:13: PL303 score_mean 69.18 is not the 3 attempts' mean 69.1667 rounded to "
+    assert (f"{SUMMARY}:2:13: PL303 [*] score_mean 69.18 is not the 3 attempts' mean 69.1667 rounded to "
             "2 decimals (69.17)") in run.output
 
 

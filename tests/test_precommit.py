@@ -181,7 +181,9 @@ def test_hook_definitions():
     main, full = hooks["penguin-lint"], hooks["penguin-lint-all"]
     assert main["language"] == full["language"] == "python"
     assert main["require_serial"] is True
-    assert set(main["types_or"]) == {"yaml", "toml", "json"}
+    # every entry added under the layout, links and executables included, judged from the index
+    assert main["types"] == [] and set(main["types_or"]) == {"file", "symlink", "directory"}
+    assert main["entry"].split()[1:] == ["--staged"]
     assert main.get("pass_filenames", True) is True
     assert full["pass_filenames"] is False and full["stages"] == ["manual"]
     assert full["entry"].split()[-1] == "--all"

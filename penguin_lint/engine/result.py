@@ -36,6 +36,12 @@ class Result:
     #: inline suppressions the change adds (suppressions.AddedSuppression);
     #: they suppress nothing in the run that reviews the change
     suppressions_added: List = field(default_factory=list)
+    #: a run of --staged (the hook): a repair is made in the working tree, then staged
+    staged: bool = False
+    #: the root as the command line would name it from where the run
+    #: started, when it is not there (the hook at the top of a repository
+    #: that keeps its benchmarks in a folder): a command to repeat needs it
+    root_arg: Optional[str] = None
     #: warnings of the tool itself (a cache it cannot use, a base whose
     #: configuration is invalid): what the command line prints as
     #: "penguin-lint: warning: ..."

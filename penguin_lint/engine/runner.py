@@ -368,6 +368,7 @@ class Engine:
             if path not in subjects:
                 subjects[path] = self.subject(path, is_dir)
 
+        causes: Dict[str, Set[str]] = scope.causes  # subject -> the changed paths behind it
         for p in change.paths:
             if p == "":
                 for s in self.all_subjects():
@@ -388,6 +389,7 @@ class Engine:
                 if repo.is_dir(parent) and repo.layout.classify_dir(parent) is not None:
                     touched_dirs.add(parent)
                     add(parent, True)
+                    causes.setdefault(parent, set()).add(p)
                 parent = parent.rpartition("/")[0]
         own = set(subjects)  # what the change names; the rest is checked as its dependents
         dependents: Set[str] = set()
@@ -395,6 +397,7 @@ class Engine:
             for rule in self.rules:
                 for dep in rule.affected_by(p, self.ctx):
                     dependents.add(dep)
+                    causes.setdefault(dep, set()).add(p)
         for dep in dependents:
             e = repo.entry(dep)
             if dep == "":

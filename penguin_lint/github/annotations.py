@@ -18,7 +18,7 @@ import os
 from typing import Callable, List, Optional
 
 from penguin_lint.github.workflow_commands import defuse, emit_command, safe_line, sanitize
-from penguin_lint.reporters.wording import files_checked, no_changes
+from penguin_lint.reporters.wording import NEW_ONLY_HINT, files_checked, has_old, no_changes, why
 from penguin_lint.github import summary as job_summary
 from penguin_lint.reporters.review_order import ordered
 from penguin_lint.github.summary import plural
@@ -49,7 +49,7 @@ def escape_property(text) -> str:
     return _escape(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotation(f) -> str:
+def annotation(f, result=None) -> str:
     level = "error" if f.severity == "error" else "warning"
     props = []
     if f.path:
@@ -66,6 +66,9 @@ def annotation(f) -> str:
                 props.append(f"endColumn={int(f.end_column)}")
     props.append(f"title={escape_property(f'{f.code} {f.name}')}")
     message = f.message + (f"\nhint: {f.hint}" if f.hint else "")
+    because = why(f, result) if result is not None else None
+    if because:
+        message += f"\n({because})"
     return f"::{level} {','.join(props)}::{escape_data(message)}"
 
 
@@ -81,7 +84,7 @@ def added_annotation(a) -> str:
     return f"::notice {','.join(props)}::{escape_data(a.message)}"
 
 
-def log_lines(f) -> List[str]:
+def log_lines(f, result=None) -> List[str]:
     """A finding as plain log text: ``error: path:line:col: CODE message``."""
     loc = sanitize(f.path) or "."
     if f.line is not None:
@@ -89,6 +92,9 @@ def log_lines(f) -> List[str]:
     lines = [safe_line(f"{'error' if f.severity == 'error' else 'warning'}: {loc}: {f.code} {f.message}")]
     if f.hint:
         lines.append(safe_line(f"    hint: {f.hint}"))
+    because = why(f, result) if result is not None else None
+    if because:
+        lines.append(safe_line(f"    note: {because}"))
     return lines
 
 
@@ -112,7 +118,9 @@ def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
     review = ordered(result.findings, exists)
     shown = annotated(review)
     for f in shown:
-        emit_command(stream, annotation(f))
+        emit_command(stream, annotation(f, result))
+    if has_old(result):
+        emit_command(stream, f"::notice title=penguin-lint::{escape_data(NEW_ONLY_HINT)}")
     summary = None
     if summary_path:
         summary = job_summary.render(result, review, blob_base, exists,
@@ -133,7 +141,7 @@ def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
         emit_command(stream, f"::notice title=penguin-lint::{plural(len(added) - SHOWN_PER_LEVEL, 'more suppression')} "
                      f"added by this change: the log prints every one")
     for f in result.findings:
-        for line in log_lines(f):
+        for line in log_lines(f, result):
             stream.write(line + "\n")
     for a in added:
         stream.write(safe_line(f"notice: {a.path}:{int(a.line)}:{int(a.column)}: {a.message}") + "\n")

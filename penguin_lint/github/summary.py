@@ -15,7 +15,7 @@ import re
 from typing import Callable, Dict, List, Optional
 from urllib.parse import quote
 
-from penguin_lint.reporters.wording import files_checked, no_changes
+from penguin_lint.reporters.wording import NEW_ONLY_HINT, files_checked, has_old, no_changes, why
 from penguin_lint.rules import get_rule
 from penguin_lint.rules.docs import rule_url
 from penguin_lint.github.workflow_commands import sanitize
@@ -107,7 +107,8 @@ def render(result, findings, blob_base: Optional[str] = None,
     if not findings:
         return head + f"All checks passed ({files}).\n\n" + added
     budget -= _size(added)
-    parts = [head + f"**{plural(e, 'error')}, {plural(w, 'warning')}** ({files})\n\n"]
+    parts = [head + f"**{plural(e, 'error')}, {plural(w, 'warning')}** ({files})\n\n"
+             + (f"{md(NEW_ONLY_HINT, cell=False)}\n\n" if has_old(result) else "")]
     used = _size(parts[0])
     shown = 0
     cut = False
@@ -128,6 +129,9 @@ def render(result, findings, blob_base: Optional[str] = None,
             if f.line is not None:
                 line = f"[{int(f.line)}]({url}#L{int(f.line)})" if url else str(int(f.line))
             msg = md(f.message) + (f"<br>*hint:* {md(f.hint)}" if f.hint else "")
+            because = why(f, result)
+            if because:  # already in the base, or caused by which change
+                msg += f"<br>*{md(because)}*"
             rows.append(f"| {icon} | {line} | {rule_cell(f.code, f.name)} | {msg} |\n")
         cost = _size(section) + 1
         if used + cost + _size(rows[0]) + _NOTE_ROOM > budget:

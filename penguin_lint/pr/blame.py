@@ -32,6 +32,7 @@ from penguin_lint.loaders.document import Document, mark_position
 from penguin_lint.engine.subject import Subject
 
 TOUCHED, DEPENDENT = "touched", "dependent"
+MAX_CAUSES = 20  # changed paths named on one dependent finding
 
 
 class Checker(Protocol):
@@ -152,6 +153,9 @@ class Scope:
         # folders given on the command line: everything below them is touched
         self.folders = [d for d in folders]
         self.hidden = 0  # older findings in touched files that --new-only left out
+        #: subject path -> the changed paths that made it checked (a
+        #: leaderboard -> the meta_info.yaml whose change re-checks it)
+        self.causes: Dict[str, Set[str]] = {}
         self._fp = Fingerprints()
         self._base_prints: Dict[str, Counter] = {}
 
@@ -180,7 +184,8 @@ class Scope:
     # -- the verdict -----------------------------------------------------------
     def report(self, subject: Subject, findings: List[Finding], engine: Checker) -> List[Finding]:
         """The findings of ``subject`` that the change is blamed for, each
-        with its ``scope`` set.
+        with its ``scope`` set, its verdict (``new``: True or False; None
+        without a base) and, outside the touched files, ``caused_by``.
 
         A finding is old when the base has one with the same fingerprint
         (code, path, key path, message without its numbers). Those left over
@@ -189,19 +194,25 @@ class Scope:
         while of two equal messages the one the base had stays old and the
         other is new."""
         old = [False] * len(findings)
-        pending = []  # (index, fingerprint, touched)
+        touched_at = [False] * len(findings)
+        pending = []  # (index, fingerprint)
+        causes = None
         for i, f in enumerate(findings):
-            touched = self.touches(f.path)
+            touched = touched_at[i] = self.touches(f.path)
             f.scope = TOUCHED if touched else DEPENDENT
-            if (touched and not self.new_only) or self.base is None:
-                continue
+            if not touched:
+                if causes is None:
+                    causes = sorted(self.causes.get(subject.path, ())) or sorted(self.change.paths)[:MAX_CAUSES]
+                f.caused_by = causes[:MAX_CAUSES]
+            if self.base is None:
+                continue  # nothing to compare with: neither new nor old
             fp = self._fp.of(f, self.change.base_path(f.path),
                              engine.repo.load(f.path) if _loadable(engine, f.path) else None)
-            pending.append((i, fp, touched))
+            pending.append((i, fp))
         if pending:
             exact = Counter(self._base_counter(subject))
             unmatched = []
-            for i, fp, touched in pending:
+            for i, fp in pending:
                 if exact[fp] > 0:
                     exact[fp] -= 1  # it was there before the change
                     old[i] = True
@@ -216,10 +227,15 @@ class Scope:
                 if loose[key] > 0:
                     loose[key] -= 1
                     old[i] = True
-            for i, _fp, touched in pending:
-                if old[i] and touched:
+            for i, _fp in pending:
+                # the verdict, recorded for the reports ("already in main")
+                findings[i].new = not old[i]
+                if old[i] and touched_at[i] and self.new_only:
                     self.hidden += 1
-        return [f for i, f in enumerate(findings) if not old[i]]
+        # old findings are reported in touched files (the contributor has
+        # them open) unless --new-only; elsewhere never
+        return [f for i, f in enumerate(findings)
+                if not old[i] or (touched_at[i] and not self.new_only)]
 
     def added_suppressions(self, path: str, directives) -> Dict[Tuple[int, int], frozenset]:
         """(line, column) of each directive of ``path`` -> the codes the base

@@ -64,6 +64,10 @@ def _result(f, index: int) -> dict:
                 _utf8("\0".join((f.code, f.path, f.message)))).hexdigest(),
         },
     }
+    if f.new is not None:  # compared with a base: SARIF's own word for it
+        res["baselineState"] = "new" if f.new else "unchanged"
+    if f.caused_by:
+        res["properties"] = {"caused_by": list(f.caused_by)}
     if f.path:
         phys = {"artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"}}
         if f.line is not None:

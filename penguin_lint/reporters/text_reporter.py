@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from penguin_lint.github.workflow_commands import defuse, safe_line, sanitize
-from penguin_lint.reporters.wording import files_checked, no_changes
+from penguin_lint.reporters.wording import (FIX_MARK, NEW_ONLY_HINT, files_checked, fixable_summary, has_old,
+                                            no_changes, why)
 
 _RED, _YELLOW, _BOLD, _DIM, _CYAN, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
 
@@ -17,10 +18,17 @@ def report(result, stream, color: bool = False, **_):
             loc += f":{f.line}:{f.column or 1}"
         sev = _RED if f.severity == "error" else _YELLOW
         # defuse: a ``##[`` anywhere in a line is a command to GitHub's runner
-        stream.write(defuse(f"{c(_BOLD, loc)}: {c(sev + _BOLD, sanitize(f.code))} {sanitize(f.message)}"
+        # [*]: --fix repairs it (as ruff marks its fixable findings)
+        mark = f"{c(_CYAN, FIX_MARK)} " if getattr(f, "fix", None) == "safe" else ""
+        stream.write(defuse(f"{c(_BOLD, loc)}: {c(sev + _BOLD, sanitize(f.code))} {mark}{sanitize(f.message)}"
                             + (c(_DIM, " (warning)") if f.severity != "error" else "")) + "\n")
         if f.hint:
             stream.write(defuse(f"    {c(_CYAN, 'hint:')} {sanitize(f.hint)}") + "\n")
+        because = why(f, result)
+        if because:
+            stream.write(defuse(f"    {c(_DIM, 'note:')} {because}") + "\n")
+    if has_old(result):
+        stream.write(defuse(f"{c(_DIM, 'note:')} {NEW_ONLY_HINT}") + "\n")
     for a in getattr(result, "suppressions_added", None) or ():
         # the reviewer sees every suppression a change adds
         loc = safe_line(a.path) + f":{a.line}:{a.column}"
@@ -48,3 +56,6 @@ def report(result, stream, color: bool = False, **_):
         omitted = getattr(result, "omitted", 0)
         more = f"; {omitted:,} more not listed one by one" if omitted else ""
         stream.write(f"Found {', '.join(parts)} ({files}{more}).\n")
+        fixable = fixable_summary(result)
+        if fixable:
+            stream.write(defuse(fixable) + "\n")

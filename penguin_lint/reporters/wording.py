@@ -38,3 +38,61 @@ def no_changes(result) -> Optional[str]:
     if getattr(result, "no_changes", False) and not result.findings:
         return f"No changes against {sanitize(result.compared_with)}."
     return None
+
+
+#: said once in a report that holds older findings of touched files
+NEW_ONLY_HINT = ("findings marked 'already in ...' were there before this change, in files it touches; "
+                 "`--new-only` reports only what the change introduces")
+
+
+def why(finding, result) -> Optional[str]:
+    """Why a change is shown ``finding``: "already in main (3f2a1c9)" for an
+    old finding of a touched file, "after your change to <path>" for a
+    finding elsewhere that the change caused; None otherwise (new in a
+    touched file, or a run without a change)."""
+    if finding.scope == "touched" and finding.new is False:
+        compared = getattr(result, "compared_with", None)
+        return f"already in {sanitize(compared)}" if compared else "already there before this change"
+    if finding.scope == "dependent" and finding.caused_by:
+        paths = [sanitize(p) for p in finding.caused_by]
+        named = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        return f"after your change to {named}"
+    return None
+
+
+def has_old(result) -> bool:
+    """Whether the report shows an older finding of a touched file."""
+    return any(f.scope == "touched" and f.new is False for f in result.findings)
+
+
+FIX_MARK = "[*]"
+
+
+def fixable_summary(result) -> Optional[str]:
+    """"[*] 2 fixable with `--fix` (1 more with `--fix --unsafe-fixes`)."
+    for the findings a repair would fix, else None. A --staged run (the
+    hook) repairs in the working tree: the line says to stage the result."""
+    safe = [f for f in result.findings if getattr(f, "fix", None) == "safe"]
+    unsafe = sum(1 for f in result.findings if getattr(f, "fix", None) == "unsafe")
+    if not safe and not unsafe:
+        return None
+    if getattr(result, "staged", False):
+        paths = sorted({f.path for f in result.findings if getattr(f, "fix", None) in ("safe", "unsafe")})
+        named = " ".join(_shell_word(p) for p in paths[:5]) + (" ..." if len(paths) > 5 else "")
+        flags = "--fix" if safe else "--fix --unsafe-fixes"
+        root_arg = getattr(result, "root_arg", None)
+        if root_arg:
+            flags = f"--root {_shell_word(root_arg)} {flags}"
+        n = len(safe) or unsafe
+        return (f"{FIX_MARK} {n} fixable: run `penguin-lint {flags} {sanitize(named)}`, "
+                f"then stage the repaired file{'s' if len(paths) != 1 else ''} (git add) and commit again.")
+    text = f"{FIX_MARK} {len(safe)} fixable with `--fix`" if safe else f"No fix with `--fix` alone"
+    if unsafe:
+        text += f" ({unsafe} more with `--fix --unsafe-fixes`)"
+    return text + "."
+
+
+def _shell_word(path: str) -> str:
+    import shlex
+
+    return shlex.quote(path)
