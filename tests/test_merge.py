@@ -242,3 +242,32 @@ def test_reads_are_bounded_and_a_missing_file_is_said(tmp_path, parts, monkeypat
     refused(merge(paths[0], str(tmp_path / "absent.json"), paths[2]), "cannot read")
     monkeypatch.setattr(merge_module, "MAX_REPORT_BYTES", 1000)
     refused(merge(*paths), "larger than")
+
+
+def test_shards_of_a_pull_request_merge_into_its_all_run(tmp_path, monkeypatch, git_env):
+    """On a pull_request event every part reads the base's configuration
+    (the pull request's own turns PL303 off: it does not apply, PL502 says
+    so once) and the suppression it adds hides nothing; merged, the parts
+    give its --all report, the added suppression listed once."""
+    from tests.conftest import cloned_pull_request
+
+    summary = "experiments/lb/exp-1/test/summary.yaml"
+    ws, write = cloned_pull_request(tmp_path)
+    write({summary: "n_attempt: 2\nscore_mean: 70.0\nscore_std: 0.0\n# penguin-lint: disable-file=PL303\n",
+           ".penguin-lint.toml": '[lint]\nignore = ["PL303"]\n'}, "hide a wrong mean")
+    for k, v in {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "main", "GITHUB_WORKSPACE": str(ws)}.items():
+        monkeypatch.setenv(k, v)
+    whole = lint(ws, "--all", "--no-cache")
+    assert whole.code == 1
+    assert [(f["path"], f["code"]) for f in whole.findings] == [(".penguin-lint.toml", "PL502"), (summary, "PL303")]
+    assert [a["path"] for a in whole.json["suppressions_added"]] == [summary]
+    for n in (2, 3):
+        out = tmp_path / f"pr-{n}"
+        out.mkdir()
+        paths = []
+        for k in range(1, n + 1):
+            run = lint(ws, "--all", "--no-cache", "--shard", f"{k}/{n}")
+            (out / f"{k}.json").write_text(run.output)
+            paths.append(str(out / f"{k}.json"))
+        got = merge(*paths, "--format", "json")
+        assert (got.code, got.output) == (1, whole.output), n
