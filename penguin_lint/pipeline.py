@@ -369,8 +369,9 @@ def _shard_stamp(part, root: Path, repo, config, rules, engine, env, result) -> 
     settings = settings_key(__version__, config, [r.code for r in rules],
                             dict(engine.ctx.options, suppress=engine.ledger is not None))
     missing = {f.path for f in result.findings if f.path and repo.entry(f.path) is None}
-    return shard_stamp(part.index, part.count, commit or None, settings, repository_prefix(root, dict(env)),
-                       missing)
+    plan = (result.shard or {}).get("plan", "")
+    return shard_stamp(part.index, part.count, commit or None, settings, plan,
+                       repository_prefix(root, dict(env)), missing)
 
 
 # -- preview ---------------------------------------------------------------

@@ -59,10 +59,10 @@ def settings_key(version: str, config, rule_codes: Iterable[str], options: dict)
     return h.hexdigest()
 
 
-def shard_stamp(index: int, count: int, commit: Optional[str], settings: str, prefix: str,
+def shard_stamp(index: int, count: int, commit: Optional[str], settings: str, plan: str, prefix: str,
                 missing: Iterable[str]) -> dict:
     """The JSON report's ``shard`` key."""
-    return {"index": index, "count": count, "commit": commit, "settings": settings,
+    return {"index": index, "count": count, "commit": commit, "settings": settings, "plan": plan,
             "prefix": prefix, "missing": sorted(set(missing))}
 
 
@@ -133,6 +133,7 @@ class _Part:
     count: int
     commit: Optional[str]
     settings: str
+    plan: str
     prefix: str
     missing: List[str]
     findings: List[Finding]
@@ -155,8 +156,8 @@ def _part(doc: dict, where: str) -> _Part:
     if not (_int(index) and _int(count) and 1 <= index <= count):
         raise MergeError(f"{where}: its shard is not K/N with K between 1 and N")
     if not _str(stamp.get("commit"), nullable=True) or not _str(stamp.get("settings")) \
-            or not _str(stamp.get("prefix")):
-        raise MergeError(f"{where}: its shard's 'commit', 'settings' or 'prefix' is not a string")
+            or not _str(stamp.get("plan")) or not _str(stamp.get("prefix")):
+        raise MergeError(f"{where}: its shard's 'commit', 'settings', 'plan' or 'prefix' is not a string")
     missing = stamp.get("missing")
     if not isinstance(missing, list) or not all(isinstance(p, str) for p in missing):
         raise MergeError(f"{where}: its shard's 'missing' is not a list of paths")
@@ -178,7 +179,7 @@ def _part(doc: dict, where: str) -> _Part:
     if not isinstance(added, list):
         raise MergeError(f"{where}: its 'suppressions_added' is not a list")
     parsed = [_finding(f, where) for f in findings]
-    return _Part(where, index, count, stamp.get("commit"), stamp["settings"], stamp["prefix"],
+    return _Part(where, index, count, stamp.get("commit"), stamp["settings"], stamp["plan"], stamp["prefix"],
                  missing, parsed, counts["files"], counts["omitted"], counts["suppressed"],
                  [_added(a, where) for a in added])
 
@@ -218,6 +219,10 @@ def merge(docs: Sequence[Tuple[str, dict]]) -> Merged:
         if p.settings != first.settings:
             raise MergeError(f"{first.path} and {p.path} were run with different settings "
                              f"(configuration, rules, options or penguin-lint version)")
+        if p.plan != first.plan:
+            # same commit, other units: the jobs' work trees differed
+            raise MergeError(f"{first.path} and {p.path} split the repository differently (their work "
+                             f"trees differed: files that are not committed?)")
         if p.prefix != first.prefix:
             raise MergeError(f"{first.path} and {p.path} linted different folders of the repository")
     seen: Dict[int, str] = {}
