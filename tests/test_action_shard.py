@@ -89,10 +89,12 @@ def test_shard_needs_json_and_merge_refuses_a_missing_part(tmp_path):
     alone = runner(ws, tmp_path / "alone", inputs={"shard": "1/2"}).lint()
     assert alone.code == 2 and alone.outputs["status"] == "error"
     assert "::error title=penguin-lint::the shard input needs the json input" in alone.stdout
+    assert "penguin-lint: fix: add json: <file> next to shard" in alone.stdout
     both = runner(ws, tmp_path / "both", inputs={"shard": "1/2", "json": "r.json", "merge": "r"}).lint()
     assert both.code == 2 and "cannot be combined" in both.stdout
     bad = runner(ws, tmp_path / "bad", inputs={"shard": "3/2", "json": "r.json"}).lint()
     assert bad.code == 2 and "K must be between 1 and N" in bad.stdout
+    assert "penguin-lint: fix: set the shard input to K/N" in bad.stdout
 
     one = runner(ws, tmp_path / "one", inputs={"shard": "1/2", "json": "out/shard-1.json"}).lint()
     assert one.code in (0, 1)

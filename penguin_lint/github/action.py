@@ -70,9 +70,17 @@ FIXES = (
      "`penguin-lint --all` checks it locally."),
     (r"^path input",
      "set the `path` input to a folder of the checkout."),
-    (r"shard|^merge input|merge joins|different (commits|settings|splits)|given twice",
-     "give `merge` the folder where the JSON reports of every shard of one run were downloaded "
-     "(`actions/download-artifact`), each written with the `json` input next to `shard`."),
+    (r"^the shard input needs",
+     "add `json: <file>` next to `shard`, and upload that file (`actions/upload-artifact`) for the job "
+     "that merges the shards."),
+    (r"^the shard and merge inputs",
+     "give `shard` to the matrix's jobs and `merge` to the one job that `needs:` them."),
+    (r"--shard takes|--shard .*K must be",
+     "set the `shard` input to K/N, e.g. `${{ matrix.shard }}/4`."),
+    (r"shard|^merge input|merge joins|different (commits|settings|splits)|given twice|split the repository",
+     "give `merge` the folder where the JSON reports of every shard of this run were downloaded "
+     "(`actions/download-artifact`), each written with the `json` input next to `shard`, all with "
+     "the same inputs (see docs/sharding.md)."),
 )
 DEFAULT_FIX = ("run `penguin-lint` locally with the same options to see the error; an exit status "
                "other than 0, 1 or 2 is a bug in penguin-lint.")
