@@ -5,6 +5,7 @@ one whole are refused with one error line."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -271,3 +272,20 @@ def test_shards_of_a_pull_request_merge_into_its_all_run(tmp_path, monkeypatch, 
             paths.append(str(out / f"{k}.json"))
         got = merge(*paths, "--format", "json")
         assert (got.code, got.output) == (1, whole.output), n
+
+
+def test_a_hostile_report_cannot_forge_a_workflow_command(tmp_path):
+    doc = {"version": 1, "summary": {"files": 1, "errors": 1, "warnings": 0, "suppressed": 0},
+           "shard": {"index": 1, "count": 1, "commit": None, "settings": "s", "plan": "p", "prefix": "",
+                     "missing": []},
+           "findings": [{"path": "a\ud800\x1b[31m.yaml", "line": 1, "column": 1, "end_line": None,
+                         "end_column": None, "code": "PL001", "name": "x\n::error::y", "severity": "error",
+                         "message": "m\n::error file=x::forged\r##[error]too", "hint": "\u2028h", "scope": None}]}
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(doc))
+    for fmt in ("github", "text"):
+        run = merge(str(p), "--format", fmt)
+        assert run.code == 1 and "Traceback" not in run.stderr
+        commands = [ln for ln in re.split(r"\r\n|\r|\n", run.output) if ln.lstrip().startswith(("::", "##["))]
+        assert commands == ([] if fmt == "text" else [commands[0]]), commands
+        assert "\x1b" not in run.output and "\u2028" not in run.output
