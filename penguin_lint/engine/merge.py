@@ -3,10 +3,10 @@ joined into the result ``--all`` gives.
 
 A shard's JSON report carries one key more than ``--all``'s, ``shard``
 (see :func:`shard_stamp`): which part it is, the commit and the settings it
-was run with, where the root sits in the repository and which of its
-findings' files do not exist (GitHub's annotations rank those last). Parts
-join only when they are of one commit and one set of settings, and every
-part of the split is there exactly once.
+was run with, the fingerprint of the split, where the root sits in the
+repository and which of its findings' files do not exist (GitHub's
+annotations rank those last). Parts join only when they are of one commit,
+one set of settings and one split, and every part is there exactly once.
 
 Reports come from other jobs, downloaded as artifacts: they are read as
 untrusted input, each within a size bound, every value checked for its
