@@ -33,7 +33,7 @@ The linter runs once, in this process, through the pipeline the command
 line uses (``penguin_lint.pipeline``); annotations, the step summary and
 SARIF are all made from that one result, with paths named from the
 repository root. Writes
-``errors``, ``warnings``, ``sarif``, ``json`` and ``status`` to ``$GITHUB_OUTPUT``,
+``errors``, ``warnings``, ``sarif``, ``status`` (and ``json`` when asked for) to ``$GITHUB_OUTPUT``,
 and a step summary even when the linter cannot run. Exit status is the
 linter's: 0, 1 on errors (or warnings with strict), 2 when it cannot run.
 """
@@ -279,6 +279,8 @@ def _main(env: Optional[Dict[str, str]] = None) -> int:
             merged = _merged(os.path.join(cwd, merging), merging)
         except ValueError as e:
             return _failed(env, str(e))
+        except Exception as e:  # a bug: one line and a failed step, not a traceback
+            return _failed(env, f"internal error: {type(e).__name__}: {e}")
         result, prefix = merged.result, merged.prefix
         exists = {f.path: f.path not in merged.missing for f in result.findings if f.path}
     else:
