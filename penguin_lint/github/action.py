@@ -304,7 +304,7 @@ def _main(env: Optional[Dict[str, str]] = None) -> int:
         # The merge job annotates the whole once: GitHub's 10 errors and 10
         # warnings per step then go to the findings a reviewer acts on first
         # across all the parts, and the run has one summary, not N.
-        _shard_log(shown, env, result.shard or {})
+        _shard_log(shown, result.shard or {})
     else:
         annotations.report(shown, sys.stdout, exists=lambda p: exists.get(p, True),
                            summary_path=summary_path(env), blob_base=blob_base(env))
@@ -352,11 +352,10 @@ def _merged(folder: str, given: str):
         raise ValueError(str(e)) from None
 
 
-def _shard_log(shown, env: Dict[str, str], stamp: dict) -> None:
-    """A shard's findings as plain log lines (no annotation), and one line
-    of job summary that points to the job that merges the parts."""
+def _shard_log(shown, stamp: dict) -> None:
+    """A shard's findings as plain log lines: no annotation and no job
+    summary (the job that merges the parts writes the one of the run)."""
     from penguin_lint.github import annotations
-    from penguin_lint.github.environment import summary_path
     from penguin_lint.github.summary import plural
     from penguin_lint.reporters.wording import files_checked
 
@@ -366,13 +365,6 @@ def _shard_log(shown, env: Dict[str, str], stamp: dict) -> None:
     part = f"{stamp.get('index')}/{stamp.get('count')}"
     counts = f"{plural(shown.errors, 'error')}, {plural(shown.warnings, 'warning')} ({files_checked(shown)})"
     sys.stdout.write(f"penguin-lint: shard {part}: {counts}; the job that merges the shards annotates them\n")
-    path = summary_path(env)
-    if path:
-        try:
-            annotations.write_summary(path, f"## penguin-lint: shard {part}\n\n{counts}. The job that merges "
-                                            f"the shards' reports annotates the findings and lists them.\n\n")
-        except OSError as e:
-            print(f"penguin-lint: warning: cannot write the job summary: {e.strerror or e}")
 
 
 def _write_report(env: Dict[str, str], cwd: str, root: Path, name: str, rel: str, write) -> Optional[str]:
