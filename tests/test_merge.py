@@ -32,7 +32,9 @@ def realistic(tmp_path: Path, folder: str = "") -> Path:
     top = tmp_path / "repo"
     root = top / folder if folder else top
     generate_size(root, "quick-small")
-    shutil.copytree(PROJECT / "examples" / "repo", root, dirs_exist_ok=True)
+    # the example's files only: other runs may have left their cache in it
+    shutil.copytree(PROJECT / "examples" / "repo", root, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(".penguin-lint-cache"))
     (root / "VIOLATIONS.md").unlink()
     attempt = next(sorted((root / "experiments" / "synth-lb-00").iterdir()).__iter__()) / "test" / "attempt-1.yaml"
     attempt.write_text(attempt.read_text().replace("score:", "score: 4%\nscore_x:", 1))
