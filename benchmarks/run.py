@@ -13,7 +13,10 @@ see benchmarks/README.md for the targets):
        clean; large);
   8-10. peak memory of --all, of a path run over every experiment folder and of a diff run
        that adds 500 experiments (large);
-  11. the slowest of 4 shards vs --all -j1 (large).
+  11. the slowest of 4 shards vs --all -j1 (large);
+  S2, S4, S8. for 2, 4 and 8 shards (--all --shard K/N -j1 --format json, each writing its
+       report): the slowest shard, and `penguin-lint merge` of their reports, each as a ratio of
+       one --all -j1 run (large). With --shards, only these rows.
 With --huge, only H1-H3: one and four leaderboards of 125,000 leaves (benchmarks/huge.py), and
 the preview of one, against the CSafeLoader floor on the same files (CPU time and peak memory).
 
@@ -475,6 +478,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--huge", action="store_true",
                         help="only the huge-leaderboard rows (H1-H3): one leaderboard of 125,000 "
                              "leaves (4.6 MB), and four of them, against the CSafeLoader floor")
+    parser.add_argument("--shards", action="store_true",
+                        help="only the shard rows (S2, S4, S8): the slowest of N shards and the "
+                             "merge of their reports vs one --all -j1 run (large)")
     args = parser.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
     if repeat < 1:
@@ -500,7 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     print("Figures are CPU seconds (user + system, worker processes included), medians of "
           "interleaved runs; wall times are in the list of runs.")
     repos = {}
-    for size in SIZES:
+    for size in (("large",) if args.shards else SIZES):
         root, count, reused = ensure_repo(args.workdir, prefix + size)
         remove_added(root)
         repos[size] = (root, count)
@@ -526,6 +532,14 @@ def main(argv: list[str] | None = None) -> int:
             if note:
                 notes.append(note)
         return None
+
+    if args.shards:
+        large = repos["large"][0]
+        warm_cache(large)
+        t = interleaved(repeat, {"--all -j1 (large)": lambda: linter(large, "--all", "-j1", "--no-cache"),
+                                 **shard_jobs(linter, large, caches)})
+        rows += shard_rows(t, label("large"), lint_error)
+        return report(rows, t.values(), notes, "small repositories" if args.quick else None)
 
     def cold_job(root: Path, name: str):
         def job() -> Run:
@@ -659,6 +673,7 @@ def main(argv: list[str] | None = None) -> int:
     for k in range(1, 5):
         jobs[f"--all --shard {k}/4 -j1 (large)"] = (
             lambda k=k: linter(large, "--all", "--shard", f"{k}/4", "-j1", "--no-cache"))
+    jobs.update(shard_jobs(linter, large, caches))
     t = interleaved(repeat, jobs)
     timings += t.values()
 
@@ -748,6 +763,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"--all -j1 {fmt_s(t['--all -j1 (large)'].median)}", f"{share:.2f}x", "<= 0.35x",
                     lint_error(*(t[s] for s in shard_labels)) or verdict(share <= 0.35)))
     rows[-1].reference += " (shards: " + ", ".join(fmt_s(t[s].median) for s in shard_labels) + ")"
+    rows += shard_rows(t, label("large"), lint_error)
 
     # Peak memory, each in a fresh process.
     def memory_row(number, what, cmd_args, *, before=None, after=None):
@@ -774,8 +790,55 @@ def main(argv: list[str] | None = None) -> int:
                ["--diff-base", "HEAD", "--cache-dir", str(caches / "memory-diff")],
                before=lambda: add_experiments(large, n_added), after=lambda: remove_added(large))
 
-    rows.sort(key=lambda r: r.number)
+    rows.sort(key=lambda r: (isinstance(r.number, str), r.number))
     return report(rows, timings, notes, "small repositories" if args.quick else None)
+
+
+# --------------------------------------------------------------------------- shards
+
+SHARD_COUNTS = (2, 4, 8)
+
+
+def shard_jobs(linter: Linter, root: Path, workdir: Path) -> dict:
+    """For each N: every shard of a CI matrix (its JSON report written, as a job uploads it),
+    then the merge of the N reports (the aggregating job)."""
+    jobs = {}
+    for n in SHARD_COUNTS:
+        folder = workdir / f"shards-{n}"
+        folder.mkdir(parents=True, exist_ok=True)
+        reports = [str(folder / f"shard-{k}.json") for k in range(1, n + 1)]
+        for k in range(1, n + 1):
+            jobs[f"--all --shard {k}/{n} -j1 --format json"] = (
+                lambda k=k, n=n, out=reports[k - 1]: linter(
+                    root, "--all", "--shard", f"{k}/{n}", "-j1", "--no-cache", "--format", "json",
+                    "--output", out))
+        # a subcommand: its options follow it; run after the shards of each round
+        jobs[f"merge of {n} reports --format json"] = (
+            lambda reports=reports, out=str(folder / "merged.json"): run_once(
+                [*linter.cmd, "merge", *reports, "--format", "json", "--output", out], cwd=root,
+                env=linter.env))
+    return jobs
+
+
+def shard_rows(t: dict, repo_label: str, lint_error) -> list:
+    """S2, S4, S8: the slowest shard and the merge, each as a ratio of one --all -j1 run
+    (what a matrix gains, and what its one aggregating job costs)."""
+    rows = []
+    whole = t["--all -j1 (large)"]
+    for n in SHARD_COUNTS:
+        labels = [f"--all --shard {k}/{n} -j1 --format json" for k in range(1, n + 1)]
+        slowest = max(labels, key=lambda s: t[s].median)
+        share = t[slowest].median / whole.median
+        rows.append(Row(f"S{n}", f"slowest of {n} shards vs --all -j1", repo_label,
+                        f"{slowest.split(' -j1')[0]} {fmt_s(t[slowest].median)}",
+                        f"--all -j1 {fmt_s(whole.median)} (shards: "
+                        + ", ".join(fmt_s(t[s].median) for s in labels) + ")",
+                        f"{share:.2f}x", f"ideal {1 / n:.3f}x", lint_error(*(t[s] for s in labels)) or "info"))
+        merge = t[f"merge of {n} reports --format json"]
+        rows.append(Row(f"S{n}", f"  merge of the {n} reports vs --all -j1", repo_label, fmt_s(merge.median),
+                        f"--all -j1 {fmt_s(whole.median)}", f"{merge.median / whole.median:.2f}x", "-",
+                        lint_error(merge) or "info"))
+    return rows
 
 
 # --------------------------------------------------------------------------- huge leaderboards

@@ -365,7 +365,48 @@ def schemas_cmd(dest, show_path):
         say(f"wrote {len(written)} schemas to {dest}", err=False)
 
 
-SUBCOMMANDS = {"rules": rules_cmd, "preview": preview_cmd, "lsp": lsp_cmd, "schemas": schemas_cmd}
+@click.command("merge", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("reports", nargs=-1, metavar="REPORT.json...")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]), default="text",
+              show_default=True, help="Output format.")
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True, path_type=str),
+              help="Write the report to this file instead of standard output.")
+def merge_cmd(reports, fmt, strict, color, output):
+    """Join the JSON reports of every `--all --shard K/N` run into the report
+    `--all` gives, in any format, with its exit status."""
+    from penguin_lint.engine.merge import MergeError, merge_files
+    from penguin_lint.reporters import get_reporter
+    from penguin_lint.rules import all_rules
+
+    try:
+        merged = merge_files(list(reports))
+    except MergeError as e:
+        raise fail(str(e))
+    result = merged.result
+    options = {"rules": {r.code: r for r in all_rules()}}
+    if fmt in ("github", "sarif"):
+        from penguin_lint.github.environment import blob_base, relocate, summary_path
+
+        prefix = merged.prefix
+        if fmt == "github":
+            options.update(exists=lambda p: p[len(prefix):] not in merged.missing,
+                           summary_path=summary_path(os.environ), blob_base=blob_base(os.environ))
+        result = relocate(result, prefix)
+    stream = LogGuard(_open_output(output, Path.cwd())) if output else sys.stdout
+    try:
+        options["color"] = use_color(color, stream if not output else None)
+        get_reporter(fmt)(result, stream, **options)
+    finally:
+        if output:
+            stream.close()
+    failed = result.errors > 0 or (strict and result.warnings > 0)
+    raise click.exceptions.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+
+
+SUBCOMMANDS = {"rules": rules_cmd, "preview": preview_cmd, "merge": merge_cmd, "lsp": lsp_cmd,
+               "schemas": schemas_cmd}
 
 
 def main(argv: Optional[List[str]] = None) -> None:

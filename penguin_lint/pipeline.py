@@ -330,6 +330,8 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
                 # the pull request's own .penguin-lint.toml: said, not used
                 # (in one shard only: every finding is in exactly one part)
                 _config_findings(result, repo, config, based_on, rules)
+            if shard_part is not None:
+                result.shard = _shard_stamp(shard_part, root, repo, config, rules, engine, env, result)
             return result
         if not diff_mode:
             renames = {new: old for new, old in staged_renames.items() if new in rel_paths}
@@ -522,6 +524,26 @@ def _untracked_notice(index_tree, repo, rel_paths, warn: Callable[[str], None]) 
     if n:
         more = f" and {n - len(names)} more" if n > len(names) else ""
         warn(f"not part of this commit, so not read (untracked): {', '.join(names)}{more}")
+
+
+def _shard_stamp(part, root: Path, repo, config, rules, engine, env, result) -> dict:
+    """What ``penguin-lint merge`` needs of a shard's report: the part, the
+    commit and settings it was run with (parts join only when they agree),
+    where the root is in the repository and which findings' files are
+    missing (as ``--format github`` tells them, from the listing)."""
+    from penguin_lint.cache.contentid import git_output
+    from penguin_lint.engine.merge import settings_key, shard_stamp
+    from penguin_lint.github.environment import repository_prefix
+    from penguin_lint.version import __version__
+
+    head = git_output(str(root), ["rev-parse", "-q", "--verify", "HEAD^{commit}"])
+    commit = head.decode("ascii", "replace").strip() if head else None
+    settings = settings_key(__version__, config, [r.code for r in rules],
+                            dict(engine.ctx.options, suppress=engine.ledger is not None))
+    missing = {f.path for f in result.findings if f.path and repo.entry(f.path) is None}
+    plan = (result.shard or {}).get("plan", "")
+    return shard_stamp(part.index, part.count, commit or None, settings, plan,
+                       repository_prefix(root, dict(env)), missing)
 
 
 # -- preview ---------------------------------------------------------------

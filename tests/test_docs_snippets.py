@@ -47,7 +47,7 @@ class Block(NamedTuple):
 # other programs: editors, a CI matrix).
 CHECKED_ELSEWHERE = {
     "docs/editors.md": "tests/test_editors.py",
-    "docs/sharding.md": "tests/test_shard_merge.py",
+    "docs/sharding.md": "tests/test_docs_sharding.py",
 }
 
 

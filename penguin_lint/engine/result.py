@@ -46,6 +46,9 @@ class Result:
     #: configuration is invalid): what the command line prints as
     #: "penguin-lint: warning: ..."
     tool_warnings: List[str] = field(default_factory=list, compare=False)
+    #: a ``--shard K/N`` run: what ``penguin-lint merge`` needs to join the
+    #: parts (engine.merge.shard_stamp); the JSON report's ``shard`` key
+    shard: Optional[dict] = field(default=None, compare=False)
 
     @property
     def errors(self) -> int:
@@ -80,4 +83,6 @@ class Result:
         summary["suppressed"] = self.suppressed
         if self.fixed is not None:
             summary["fixed"] = self.fixed
+        if self.shard is not None:
+            doc["shard"] = self.shard
         return doc

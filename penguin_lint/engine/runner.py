@@ -175,7 +175,7 @@ class Engine:
         if shard is not None:
             from penguin_lint.engine.shard import shard_units
 
-            units = shard_units(self.repo, units, shard)
+            units, plan_key = shard_units(self.repo, units, shard)
         run = self.run_unit
         if cache is not None:
             # verdicts that read a file with suppressions the change adds
@@ -216,6 +216,8 @@ class Engine:
             findings.add(self._gitlink_findings(empty))
         result = self._finish(findings.findings(), files, more=findings.more)
         result.loads = loads
+        if shard is not None:
+            result.shard = {"plan": plan_key}
         return result
 
     def units(self) -> List["Unit"]:

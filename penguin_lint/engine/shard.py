@@ -6,17 +6,20 @@ subject is checked in exactly one unit and the subjects above the units
 finding of ``--all`` is reported by exactly one shard. A unit still reads
 whatever it needs from the rest of the repository, as in ``--all``.
 
-Units go to shards by the bytes of their data files (what parsing costs),
-the largest first, each to the shard with the least so far. Every shard
-computes the same assignment: it depends only on the committed tree when
-git knows the files (sizes from ``git ls-tree``), else on the file listing.
+Units go to shards by an estimate of what parsing them costs, the largest
+first, each to the shard with the least so far. The estimate is made of what
+the walk that finds the units has already listed (the unit folders and their
+subfolders), never of the files inside them: a shard's fixed cost grows with
+the number of units, not of files, and no shard reads the whole tree. Every
+shard of one commit lists the same folders and makes the same assignment;
+its fingerprint (``plan_key``) goes into the shard's report, and ``merge``
+refuses parts that were assigned differently (trees that differ).
 """
 from __future__ import annotations
 
+import hashlib
 import re
-from typing import Dict, List, NamedTuple, Tuple
-
-from penguin_lint.cache.contentid import git_lines
+from typing import List, NamedTuple, Tuple
 
 _SHARD = re.compile(r"^\s*([0-9]{1,6})\s*/\s*([0-9]{1,6})\s*$")
 _DATA_EXT = (".yaml", ".yml", ".toml", ".json")
@@ -47,51 +50,38 @@ def parse_shard(text: str) -> Shard:
     return Shard(k, n)
 
 
+# What one subfolder of a unit holds, in bytes of data files, by where it
+# is: an experiment (its meta, and a summary and attempts per phase), a task
+# (its task_config.toml; statement and rubric are Markdown), a leaderboard
+# folder (its leaderboard file, which reads every experiment's summary),
+# anything else (data). Only their ratios matter.
+EXPERIMENT_BYTES = 24 * ENTRY_BYTES
+TASK_BYTES = 4 * ENTRY_BYTES
+LEADERBOARD_BYTES = 48 * ENTRY_BYTES
+FOLDER_BYTES = 16 * ENTRY_BYTES
+
+
 def unit_weights(repo, units) -> List[int]:
-    """Bytes of each unit's data files (plus a little per entry)."""
-    owner_rec: Dict[str, int] = {}
-    owner_flat: Dict[str, int] = {}
-    for i, unit in enumerate(units):
+    """The estimated cost of each unit, from listings the walk has read: a
+    subfolder walked whole counts as a typical one of its kind, the files
+    directly in a unit folder by their size where the listing has it."""
+    roots = repo.layout.roots
+    per_root = {roots["experiments"]: EXPERIMENT_BYTES, roots["packages"]: TASK_BYTES,
+                roots["leaderboards"]: LEADERBOARD_BYTES}
+    weights = []
+    for unit in units:
+        w = ENTRY_BYTES * len(unit)
         for top, recursive in unit:
-            (owner_rec if recursive else owner_flat)[top] = i
-    weights = [ENTRY_BYTES * len(u) for u in units]
-    listed = git_lines(repo._root_str, ["ls-tree", "-r", "-l", "-z", "HEAD"])
-    if listed:
-        for line in listed:
-            meta, _, path = line.partition(b"\t")
-            parts = meta.split()
-            if len(parts) != 4 or parts[1] != b"blob" or not parts[3].isdigit():
+            if recursive:
+                # experiments/<lb>/<exp>, packages/<bench>/<task>, leaderboards/<lb>
+                first = top.split("/", 1)[0]
+                w += per_root.get(first, FOLDER_BYTES)
                 continue
-            rel = path.decode("utf-8", "replace")
-            i = _owner(rel, owner_rec, owner_flat)
-            if i is not None:
-                size = int(parts[3])
-                weights[i] += size if rel.endswith(_DATA_EXT) else ENTRY_BYTES
-        return weights
-    # No git (or no commit): the listings of the unit folders, which every
-    # shard reads alike; a folder counts as a typical experiment or task.
-    for i, unit in enumerate(units):
-        for top, recursive in unit:
-            ents = repo.entries(top) or {}
-            for e in ents.values():
+            for e in (repo.entries(top) or {}).values():
                 if e.is_file:
-                    weights[i] += max(e.size, ENTRY_BYTES) if e.name.endswith(_DATA_EXT) else ENTRY_BYTES
-                elif e.is_dir and recursive:
-                    weights[i] += 16 * ENTRY_BYTES
+                    w += max(e.size, ENTRY_BYTES) if e.name.endswith(_DATA_EXT) else ENTRY_BYTES
+        weights.append(w)
     return weights
-
-
-def _owner(rel: str, owner_rec: Dict[str, int], owner_flat: Dict[str, int]):
-    parent = rel.rpartition("/")[0]
-    i = owner_flat.get(parent)
-    if i is not None:
-        return i
-    while parent:
-        i = owner_rec.get(parent)
-        if i is not None:
-            return i
-        parent = parent.rpartition("/")[0]
-    return None
 
 
 def assign(weights: List[int], keys: List[str], count: int, first_load: int = 0) -> List[int]:
@@ -106,14 +96,23 @@ def assign(weights: List[int], keys: List[str], count: int, first_load: int = 0)
     return out
 
 
-def shard_units(repo, units, shard: Shard):
+def plan(repo, units, count: int) -> Tuple[List[int], str]:
+    """(the shard of each unit, a fingerprint of that assignment)."""
     from penguin_lint.cache.units import unit_key
 
-    if shard.count == 1:
-        return list(units)
     weights = unit_weights(repo, units)
     keys = [unit_key(u) for u in units]
-    # The first shard also checks the subjects above the units.
-    top = sum(ENTRY_BYTES for _ in (repo.entries("") or ()))
-    owners = assign(weights, keys, shard.count, first_load=top)
-    return [u for u, s in zip(units, owners) if s == shard.index]
+    # The first shard also checks the subjects above the units: the layout
+    # folders and what is directly in them, as the walk listed them.
+    top = ENTRY_BYTES * sum(len(repo.entries(t) or ()) for t in repo.walk_roots() if t)
+    owners = assign(weights, keys, count, first_load=top)
+    h = hashlib.blake2b(digest_size=8)
+    for k, s in zip(keys, owners):
+        h.update(f"{k}\0{s}\0".encode("utf-8", "surrogatepass"))
+    return owners, h.hexdigest()
+
+
+def shard_units(repo, units, shard: Shard) -> Tuple[list, str]:
+    """The units of ``shard``, and the fingerprint of the whole plan."""
+    owners, key = plan(repo, units, shard.count)
+    return [u for u, s in zip(units, owners) if s == shard.index], key

@@ -16,6 +16,14 @@ list can never run as code):
     PENGUIN_LINT_SARIF    write a SARIF file here (for code-scanning upload)
     PENGUIN_LINT_PATH     folder to run in, and the repository root (default:
                           the workspace); never a folder above it
+    PENGUIN_LINT_SHARD    "K/N": lint part K of N of the whole repository (a
+                          CI matrix; implies PENGUIN_LINT_ALL). The part is
+                          not annotated: its JSON report goes to the job that
+                          merges the parts, which annotates once for all
+    PENGUIN_LINT_JSON     write the JSON report here (a shard's, for merging)
+    PENGUIN_LINT_MERGE    a folder of the shards' JSON reports: merge them
+                          (``penguin-lint merge``) instead of linting, and
+                          report the whole as an ``all`` run would
 
 The working directory is the pull request's checkout, which may hold a
 ``penguin_lint/``, ``json.py`` or ``click.py`` of its own: every Python
@@ -25,7 +33,7 @@ The linter runs once, in this process, through the pipeline the command
 line uses (``penguin_lint.pipeline``); annotations, the step summary and
 SARIF are all made from that one result, with paths named from the
 repository root. Writes
-``errors``, ``warnings``, ``sarif`` and ``status`` to ``$GITHUB_OUTPUT``,
+``errors``, ``warnings``, ``sarif``, ``status`` (and ``json`` when asked for) to ``$GITHUB_OUTPUT``,
 and a step summary even when the linter cannot run. Exit status is the
 linter's: 0, 1 on errors (or warnings with strict), 2 when it cannot run.
 """
@@ -62,6 +70,17 @@ FIXES = (
      "`penguin-lint --all` checks it locally."),
     (r"^path input",
      "set the `path` input to a folder of the checkout."),
+    (r"^the shard input needs",
+     "add `json: <file>` next to `shard`, and upload that file (`actions/upload-artifact`) for the job "
+     "that merges the shards."),
+    (r"^the shard and merge inputs",
+     "give `shard` to the matrix's jobs and `merge` to the one job that `needs:` them."),
+    (r"--shard takes|--shard .*K must be",
+     "set the `shard` input to K/N, e.g. `${{ matrix.shard }}/4`."),
+    (r"shard|^merge input|merge joins|different (commits|settings|splits)|given twice|split the repository",
+     "give `merge` the folder where the JSON reports of every shard of this run were downloaded "
+     "(`actions/download-artifact`), each written with the `json` input next to `shard`, all with "
+     "the same inputs (see docs/sharding.md)."),
 )
 DEFAULT_FIX = ("run `penguin-lint` locally with the same options to see the error; an exit status "
                "other than 0, 1 or 2 is a bug in penguin-lint.")
@@ -98,7 +117,10 @@ def request(env: Dict[str, str], root: Path):
     select, ignore = _codes(env.get("PENGUIN_LINT_SELECT", "")), _codes(env.get("PENGUIN_LINT_IGNORE", ""))
     req = Request(root=root, cwd=root, env=env, cache_dir=env.get("PENGUIN_LINT_CACHE_DIR") or None,
                   select=[select] if select else [], ignore=[ignore] if ignore else [])
-    if _flag(env, "PENGUIN_LINT_ALL"):
+    shard = env.get("PENGUIN_LINT_SHARD", "").strip()
+    if shard:
+        req.shard = shard
+    if _flag(env, "PENGUIN_LINT_ALL") or shard:
         req.all = True
         if env.get("GITHUB_BASE_REF"):
             # a pull request's run: judged by the base's configuration, not its own
@@ -232,10 +254,9 @@ def main(env: Optional[Dict[str, str]] = None) -> int:
 
 def _main(env: Optional[Dict[str, str]] = None) -> int:
     from penguin_lint.github.environment import blob_base, relocate, repository_prefix, summary_path
-    from penguin_lint.github.workflow_commands import emit_command
     from penguin_lint.github import annotations
     from penguin_lint.pipeline import PenguinLintError, run
-    from penguin_lint.reporters import sarif_reporter
+    from penguin_lint.reporters import json_reporter, sarif_reporter
     from penguin_lint.rules import all_rules
 
     env = dict(os.environ if env is None else env)
@@ -246,55 +267,131 @@ def _main(env: Optional[Dict[str, str]] = None) -> int:
     # found by walking up: a .penguin-lint.toml the pull request adds above
     # the layout must not move the run away from what it changed.
     root = Path(os.path.abspath(cwd))
-    try:
-        outcome = run(request(env, root), warn=_warn)
-    except PenguinLintError as e:
-        _relay(f"penguin-lint: error: {e}")  # as the command line says it
-        return _failed(env, str(e))
-    except Exception as e:  # a bug: said as one line and a failed step, not a traceback
-        return _failed(env, f"internal error: {type(e).__name__}: {e}")
-    result = outcome.result
+    shard = env.get("PENGUIN_LINT_SHARD", "").strip()
+    merging = env.get("PENGUIN_LINT_MERGE", "").strip()
+    json_out = env.get("PENGUIN_LINT_JSON", "").strip()
+    if merging and shard:
+        return _failed(env, "the shard and merge inputs cannot be combined: shards lint, one job merges them")
+    if shard and not json_out:
+        return _failed(env, "the shard input needs the json input: a shard's report is made to be merged")
+    if merging:
+        try:
+            merged = _merged(os.path.join(cwd, merging), merging)
+        except ValueError as e:
+            return _failed(env, str(e))
+        except Exception as e:  # a bug: one line and a failed step, not a traceback
+            return _failed(env, f"internal error: {type(e).__name__}: {e}")
+        result, prefix = merged.result, merged.prefix
+        exists = {f.path: f.path not in merged.missing for f in result.findings if f.path}
+    else:
+        try:
+            outcome = run(request(env, root), warn=_warn)
+        except PenguinLintError as e:
+            _relay(f"penguin-lint: error: {e}")  # as the command line says it
+            return _failed(env, str(e))
+        except Exception as e:  # a bug: said as one line and a failed step, not a traceback
+            return _failed(env, f"internal error: {type(e).__name__}: {e}")
+        result = outcome.result
+        # Existence is asked of the linted tree, by the path the linter reported.
+        exists = {f.path: os.path.lexists(root / f.path) for f in result.findings if f.path}
+        prefix = repository_prefix(root, env)
     failed = result.errors > 0 or (_flag(env, "PENGUIN_LINT_STRICT") and result.warnings > 0)
     returncode = 1 if failed else 0
-    # Existence is asked of the linted tree, by the path the linter reported.
-    exists = {f.path: os.path.lexists(root / f.path) for f in result.findings if f.path}
-    prefix = repository_prefix(root, env)
     shown = relocate(result, prefix)
     exists = {prefix + p: v for p, v in exists.items()}
     rules = {r.code: r for r in all_rules()}
-    annotations.report(shown, sys.stdout, exists=lambda p: exists.get(p, True),
+    if shard:
+        # The merge job annotates the whole once: GitHub's 10 errors and 10
+        # warnings per step then go to the findings a reviewer acts on first
+        # across all the parts, and the run has one summary, not N.
+        _shard_log(shown, result.shard or {})
+    else:
+        annotations.report(shown, sys.stdout, exists=lambda p: exists.get(p, True),
                            summary_path=summary_path(env), blob_base=blob_base(env))
     sys.stdout.flush()
-    if not _flag(env, "PENGUIN_LINT_ALL") and summary_path(env):
+    if not (_flag(env, "PENGUIN_LINT_ALL") or shard or merging) and summary_path(env):
         _preview_summary(env, cwd, root, summary_path(env))
     outputs = {"errors": str(result.errors), "warnings": str(result.warnings), "sarif": "",
                "status": "failed" if returncode else "passed"}
-    sarif = env.get("PENGUIN_LINT_SARIF", "").strip()
-    if sarif:
-        from penguin_lint.core.outfile import OutputRefused, check_destination, open_report
-
-        sarif_path = os.path.abspath(os.path.join(cwd, sarif))
-        # The checkout is the pull request's: a link it committed must not
-        # carry the report out of the workspace or into .git.
-        workspace = env.get("GITHUB_WORKSPACE", "").strip() or str(root)
-        within = [workspace] + ([env["RUNNER_TEMP"]] if env.get("RUNNER_TEMP", "").strip() else [])
-        roots = [workspace, str(root)]
-        try:
-            check_destination(sarif_path, roots, within)
-            os.makedirs(os.path.dirname(sarif_path), exist_ok=True)
-            with open_report(sarif_path, roots, within) as out:
-                sarif_reporter.report(shown, out, rules=rules)
-        except (OSError, OutputRefused) as e:
-            # Asked for and not written: the upload after this step would have nothing.
-            why = f"{sarif}: {e.reason if isinstance(e, OutputRefused) else e.strerror or e}"
-            emit_command(sys.stdout, "::error title=penguin-lint::"
-                         + annotations.escape_data(f"cannot write the sarif input {why}"))
+    # JSON as the command line writes it (paths from the root, the shard's
+    # stamp for merging); SARIF from the repository root, for code scanning.
+    for name, rel, write in (("json", json_out, lambda out: json_reporter.report(result, out)),
+                             ("sarif", env.get("PENGUIN_LINT_SARIF", "").strip(),
+                              lambda out: sarif_reporter.report(shown, out, rules=rules))):
+        if not rel:
+            continue
+        written = _write_report(env, cwd, root, name, rel, write)
+        if written is None:
             outputs["status"] = "error"
             _set_outputs(env, outputs)
             return 2
-        outputs["sarif"] = sarif_path
+        outputs[name] = written
     _set_outputs(env, outputs)
     return returncode
+
+
+def _merged(folder: str, given: str):
+    """The shards' reports in ``folder`` merged (engine.merge); ValueError
+    with the line to say when that cannot be done."""
+    from penguin_lint.engine.merge import MAX_REPORTS, MergeError, merge_files
+
+    try:
+        with os.scandir(folder) as it:
+            # regular files only: a link is never followed to a report
+            paths = sorted(e.path for e in it if e.name.endswith(".json") and e.is_file(follow_symlinks=False))
+    except OSError as e:
+        raise ValueError(f"merge input {given}: cannot list it: {e.strerror or e}") from None
+    if not paths:
+        raise ValueError(f"merge input {given}: no .json report in it (download every shard's report there)")
+    if len(paths) > MAX_REPORTS:
+        raise ValueError(f"merge input {given}: {len(paths)} reports, more than the {MAX_REPORTS} shards "
+                         f"a matrix can have")
+    try:
+        return merge_files(paths)
+    except MergeError as e:
+        raise ValueError(str(e)) from None
+
+
+def _shard_log(shown, stamp: dict) -> None:
+    """A shard's findings as plain log lines: no annotation and no job
+    summary (the job that merges the parts writes the one of the run)."""
+    from penguin_lint.github import annotations
+    from penguin_lint.github.summary import plural
+    from penguin_lint.reporters.wording import files_checked
+
+    for f in shown.findings:
+        for line in annotations.log_lines(f):
+            sys.stdout.write(line + "\n")
+    part = f"{stamp.get('index')}/{stamp.get('count')}"
+    counts = f"{plural(shown.errors, 'error')}, {plural(shown.warnings, 'warning')} ({files_checked(shown)})"
+    sys.stdout.write(f"penguin-lint: shard {part}: {counts}; the job that merges the shards annotates them\n")
+
+
+def _write_report(env: Dict[str, str], cwd: str, root: Path, name: str, rel: str, write) -> Optional[str]:
+    """The ``name`` input's report written to ``rel`` (from the path input);
+    its absolute path, or None after an error annotation."""
+    from penguin_lint.core.outfile import OutputRefused, check_destination, open_report
+    from penguin_lint.github import annotations
+    from penguin_lint.github.workflow_commands import emit_command
+
+    path = os.path.abspath(os.path.join(cwd, rel))
+    # The checkout is the pull request's: a link it committed must not
+    # carry the report out of the workspace or into .git.
+    workspace = env.get("GITHUB_WORKSPACE", "").strip() or str(root)
+    within = [workspace] + ([env["RUNNER_TEMP"]] if env.get("RUNNER_TEMP", "").strip() else [])
+    roots = [workspace, str(root)]
+    try:
+        check_destination(path, roots, within)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open_report(path, roots, within) as out:
+            write(out)
+    except (OSError, OutputRefused) as e:
+        # Asked for and not written: the upload after this step would have nothing.
+        why = f"{rel}: {e.reason if isinstance(e, OutputRefused) else e.strerror or e}"
+        emit_command(sys.stdout, "::error title=penguin-lint::"
+                     + annotations.escape_data(f"cannot write the {name} input {why}"))
+        return None
+    return path
 
 
 if __name__ == "__main__":  # pragma: no cover
