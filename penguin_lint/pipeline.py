@@ -383,6 +383,10 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         outcome = Outcome(result, root, repo)
         if not (req.fix or req.diff):
             _mark_fixable(result, repo, config)
+            if result.shard is not None:
+                # what merge needs to mark them as --all does
+                result.shard["fixable"] = [[f.path, f.line, f.column, f.code, f.fix]
+                                           for f in result.findings if f.fix]
         if req.fix or req.diff:
             def relint():
                 return run_once(new_engine())

@@ -179,6 +179,14 @@ def _part(doc: dict, where: str) -> _Part:
     if not isinstance(added, list):
         raise MergeError(f"{where}: its 'suppressions_added' is not a list")
     parsed = [_finding(f, where) for f in findings]
+    fixable = stamp.get("fixable", [])
+    if not isinstance(fixable, list) or not all(
+            isinstance(x, list) and len(x) == 5 and _str(x[0]) and _int(x[1], nullable=True)
+            and _int(x[2], nullable=True) and _str(x[3]) and x[4] in ("safe", "unsafe") for x in fixable):
+        raise MergeError(f"{where}: its shard's 'fixable' is not a list of findings --fix repairs")
+    fixes = {tuple(x[:4]): x[4] for x in fixable}
+    for f in parsed:
+        f.fix = fixes.get((f.path, f.line, f.column, f.code))
     return _Part(where, index, count, stamp.get("commit"), stamp["settings"], stamp["plan"], stamp["prefix"],
                  missing, parsed, counts["files"], counts["omitted"], counts["suppressed"],
                  [_added(a, where) for a in added])
