@@ -137,6 +137,9 @@ lines\'\'\'
 when = 07:32:00
 day = 2026-10-29
 t = true
+empty = [[], {}, ""]
+odd = { "a\\\"b" = 'c # d', e = [1,
+  2] }#c
 
 [author]
 name = "n" # c
@@ -427,6 +430,10 @@ g:
 
 h: 'q'
 i:
+m: [1,
+  2,  #~ c
+  {a: b}
+  ]  #~ after
 """
 
 
