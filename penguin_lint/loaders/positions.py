@@ -172,6 +172,7 @@ class PositionTree:
 
 # A node's anchor and tag, before the value itself.
 _PROPERTIES = re.compile(r"(?:[&!][^ \t\r\n]*[ \t\r\n]+)*")
+_BLOCK_HEADER = re.compile(r"[|>][-+0-9]*")
 
 
 class TreePositions:
@@ -203,15 +204,23 @@ class TreePositions:
             s, e = t.start[cur], t.end[cur]
             p = _PROPERTIES.match(text, s, e).end() if text[s:s + 1] in ("&", "!") else s
             c = text[p:p + 1]
-            if t.first[cur] == -1:
-                if c == "|" or c == ">":
-                    while e > p + 1 and text[e - 1] in " \t\r\n":
-                        e -= 1
-                break
             if c == "[" or c == "{":
                 break  # a flow collection ends at its bracket
-            # a block collection ends where its last entry ends
+            if t.first[cur] == -1:
+                if c == "|" or c == ">":
+                    # a block scalar's span runs over the blank lines after it
+                    # (and an empty one ends with its header, not its comment)
+                    while e > s and text[e - 1] in " \t\r\n":
+                        e -= 1
+                    if "\n" not in text[p:e]:
+                        e = _BLOCK_HEADER.match(text, p).end()
+                break
+            # a block collection (or a pair in a flow sequence) ends where its last entry ends
             cur = max(t.children(cur), key=t.start.__getitem__)
+        # an empty value is placed at the next token, past spaces and line breaks
+        start = t.start[node]
+        while e > start and text[e - 1] in " \t\r\n":
+            e -= 1
         self._ends[node] = e
         return e
 
