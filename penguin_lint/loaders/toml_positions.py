@@ -28,6 +28,7 @@ from penguin_lint.loaders.positions import LineIndex
 from penguin_lint.loaders.toml_parser import tomllib
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
+_BARE_RUN = re.compile(r"[A-Za-z0-9_-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9_-]+)*")
 _BASIC_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"?')
 # Spaces, line ends and comments between the things of a file or an array.
 _BLANK = re.compile(r"(?:[ \t\r\n]+|#[^\n]*)*")
@@ -72,33 +73,56 @@ def basic_string_end(text: str, i: int) -> int:
 
 
 class _Scanner:
+    """The spans of a TOML text. Paths are nodes of a tree, numbered as they
+    are met (node 0 is the file's top table), so that a deep path costs a
+    step per part, not a tuple hashed at every depth."""
+
     def __init__(self, text: str):
         self.text = text
         self.n = len(text)
-        # path -> [start, end]: widened as more of a table is seen
-        self.values: Dict[tuple, List[int]] = {}
-        self.keys: Dict[tuple, Span] = {}
+        self.parent = [-1]
+        self.name: list = [None]
+        # value and key spans by node, -1 where there is none (yet); a
+        # table's is widened as more of it is seen
+        self.start, self.end, self.kstart, self.kend = [-1], [-1], [-1], [-1]
+        self.child: Dict[tuple, int] = {}  # (parent node, key or index) -> node
         # (key as written, first span, second span)
         self.dups: List[Tuple[str, Span, Span]] = []
-        self._defined: Dict[tuple, Span] = {}
+        self._defined: Dict[int, Span] = {}
         # an array of tables -> how many entries so far
-        self._aot: Dict[tuple, int] = {}
+        self._aot: Dict[int, int] = {}
 
-    # -- spans ------------------------------------------------------------------
-    def _touch(self, path: tuple, s: int, e: int) -> None:
-        v = self.values.get(path)
-        if v is None:
-            self.values[path] = [s, e]
-        else:
-            if s < v[0]:
-                v[0] = s
-            if e > v[1]:
-                v[1] = e
+    # -- nodes and spans --------------------------------------------------------
+    def _node(self, parent: int, name) -> int:
+        node = self.child.get((parent, name))
+        if node is None:
+            node = len(self.parent)
+            self.child[(parent, name)] = node
+            self.parent.append(parent)
+            self.name.append(name)
+            self.start.append(-1)
+            self.end.append(-1)
+            self.kstart.append(-1)
+            self.kend.append(-1)
+        return node
 
-    def _widen(self, path: tuple, s: int, e: int) -> None:
-        """``path`` and every table above it hold [s, e)."""
-        for k in range(len(path), -1, -1):
-            self._touch(path[:k], s, e)
+    def _key_at(self, node: int, s: int, e: int) -> None:
+        """The first place that names ``node``."""
+        if self.kstart[node] == -1:
+            self.kstart[node], self.kend[node] = s, e
+
+    def _touch(self, node: int, s: int, e: int) -> None:
+        start = self.start
+        if start[node] == -1 or s < start[node]:
+            start[node] = s
+        if e > self.end[node]:
+            self.end[node] = e
+
+    def _widen(self, node: int, s: int, e: int) -> None:
+        """``node`` and every table above it hold [s, e)."""
+        while node != -1:
+            self._touch(node, s, e)
+            node = self.parent[node]
 
     # -- keys -------------------------------------------------------------------
     def _key(self, i: int):
@@ -127,11 +151,17 @@ class _Scanner:
                 e = k + 1
                 name = text[i + 1:k]
             else:
-                m = _BARE.match(text, i)
+                # bare parts, as many as follow each other, in one match
+                m = _BARE_RUN.match(text, i)
                 if not m:
                     return None, i
                 e = m.end()
-                name = m.group()
+                parts.extend((p.group(), p.start(), p.end()) for p in _BARE.finditer(text, i, e))
+                i = _SPACE.match(text, e).end()
+                if i < n and text[i] == ".":
+                    i += 1
+                    continue
+                return parts, i
             parts.append((name, i, e))
             i = _SPACE.match(text, e).end()
             if i < n and text[i] == ".":
@@ -140,8 +170,8 @@ class _Scanner:
             return parts, i
 
     # -- values -----------------------------------------------------------------
-    def _value(self, i: int, path: tuple, depth: int) -> int:
-        """Record the value at ``i`` under ``path``; return the offset after it."""
+    def _value(self, i: int, node: int, depth: int) -> int:
+        """Record the value at ``i`` as ``node``'s; return the offset after it."""
         if depth > _MAX_NESTING:
             raise _Stop
         text = self.text
@@ -158,23 +188,23 @@ class _Scanner:
                 if nl != -1 and nl < e:
                     e = nl
         elif c == "[":
-            e = self._array(i, path, depth)
+            e = self._array(i, node, depth)
         elif c == "{":
-            e = self._inline_table(i, path, depth)
+            e = self._inline_table(i, node, depth)
         else:
             m = _SCALAR.match(text, i)
             if m is None:
                 raise _Stop
             e = m.end()
-        self.values[path] = [i, e]
+        self.start[node], self.end[node] = i, e
         return e
 
-    def _array(self, i: int, path: tuple, depth: int) -> int:
+    def _array(self, i: int, node: int, depth: int) -> int:
         text, n = self.text, self.n
         j = _BLANK.match(text, i + 1).end()
         k = 0
         while j < n and text[j] != "]":
-            j = self._value(j, path + (k,), depth + 1)
+            j = self._value(j, self._node(node, k), depth + 1)
             k += 1
             j = _BLANK.match(text, j).end()
             if j < n and text[j] == ",":
@@ -185,11 +215,11 @@ class _Scanner:
             raise _Stop
         return j + 1
 
-    def _inline_table(self, i: int, path: tuple, depth: int) -> int:
+    def _inline_table(self, i: int, node: int, depth: int) -> int:
         text, n = self.text, self.n
         j = _BLANK.match(text, i + 1).end()
         while j < n and text[j] != "}":
-            j = self._pair(j, path, depth + 1, None)
+            j = self._pair(j, node, depth + 1, None)
             j = _BLANK.match(text, j).end()
             if j < n and text[j] == ",":
                 j = _BLANK.match(text, j + 1).end()
@@ -199,44 +229,38 @@ class _Scanner:
             raise _Stop
         return j + 1
 
-    def _pair(self, i: int, table: tuple, depth: int, defined: Optional[dict]) -> int:
+    def _pair(self, i: int, table: int, depth: int, defined: Optional[dict]) -> int:
         """Record ``key = value`` at ``i`` in ``table``; return the offset after it."""
         parts, j = self._key(i)
         text = self.text
         if not parts or j >= self.n or text[j] != "=":
             raise _Stop
         j = _SPACE.match(text, j + 1).end()
-        full = table + tuple(p[0] for p in parts)
+        subs = []  # the tables a dotted key makes
+        node = table
+        for part, ps, pe in parts[:-1]:
+            node = self._node(node, part)
+            self._key_at(node, ps, pe)
+            subs.append((node, ps))
         name, ks, ke = parts[-1]
+        node = self._node(node, name)
         if defined is not None:
             whole = (parts[0][1], ke)
-            first = defined.get(full)
+            first = defined.get(node)
             if first is not None:
                 self.dups.append((".".join(p[0] for p in parts), first, whole))
             else:
-                defined[full] = whole
-        self.keys[full] = (ks, ke)
-        end = self._value(j, full, depth)
-        # the tables a dotted key makes: from their part to the value's end
-        for k, (_, ps, pe) in enumerate(parts[:-1]):
-            sub = table + tuple(p[0] for p in parts[:k + 1])
-            self.keys.setdefault(sub, (ps, pe))
+                defined[node] = whole
+        self.kstart[node], self.kend[node] = ks, ke
+        end = self._value(j, node, depth)
+        # a dotted key's tables: from their part to the value's end
+        for sub, ps in subs:
             self._touch(sub, ps, end)
         return end
 
     # -- the file ---------------------------------------------------------------
-    def _resolve(self, names: tuple) -> tuple:
-        """A header's key path with the last entry of each array of tables on it."""
-        out: tuple = ()
-        for name in names:
-            out = out + (name,)
-            count = self._aot.get(out)
-            if count:
-                out = out + (count - 1,)
-        return out
-
-    def _header(self, i: int) -> Tuple[tuple, int]:
-        """Record the table header at ``i``; return (the table's path, the offset after it)."""
+    def _header(self, i: int) -> Tuple[int, int]:
+        """Record the table header at ``i``; return (the table's node, the offset after it)."""
         text = self.text
         aot = text.startswith("[[", i)
         parts, j = self._key(i + (2 if aot else 1))
@@ -244,33 +268,35 @@ class _Scanner:
         if not parts or not text.startswith(close, j):
             raise _Stop
         end = j + len(close)
-        names = tuple(p[0] for p in parts)
-        prefix = self._resolve(names[:-1])
-        for k, (_, ps, pe) in enumerate(parts[:-1]):
-            sub = self._resolve(names[:k + 1])
-            self.keys.setdefault(sub, (ps, pe))
-            self._touch(sub, ps, end)
+        # the tables above it, each array of tables on the way at its last
+        # entry; their spans are widened when this table's text ends
+        node = 0
+        for name, ps, pe in parts[:-1]:
+            node = self._node(node, name)
+            self._key_at(node, ps, pe)
+            count = self._aot.get(node)
+            if count:
+                node = self._node(node, count - 1)
         _, ks, ke = parts[-1]
-        path = prefix + (names[-1],)
+        node = self._node(node, parts[-1][0])
+        self._key_at(node, ks, ke)
         if aot:
-            count = self._aot.get(path, 0)
-            self._aot[path] = count + 1
-            self.keys.setdefault(path, (ks, ke))
-            self._touch(path, i, end)
-            path = path + (count,)
+            count = self._aot.get(node, 0)
+            self._aot[node] = count + 1
+            self._touch(node, i, end)
+            node = self._node(node, count)
         else:
-            first = self._defined.get(path)
+            first = self._defined.get(node)
             if first is not None:
-                self.dups.append((".".join(names), first, (i, end)))
+                self.dups.append((".".join(p[0] for p in parts), first, (i, end)))
             else:
-                self._defined[path] = (i, end)
-            self.keys.setdefault(path, (ks, ke))
-        self._touch(path, i, end)
-        return path, end
+                self._defined[node] = (i, end)
+        self._touch(node, i, end)
+        return node, end
 
     def scan(self) -> None:
         text, n = self.text, self.n
-        table: tuple = ()
+        table = 0
         # where the current table's text starts, and where what was read of it ends
         start = last = -1
         i = _BLANK.match(text, 0).end()
@@ -317,45 +343,61 @@ class TomlPositions:
     """``Document``'s view of a TOML file's spans: path -> Position, the scan
     run on the first lookup."""
 
-    __slots__ = ("_doc", "_values", "_keys", "lines")
+    __slots__ = ("_doc", "_scan", "lines")
 
     def __init__(self, doc):
         # weak: the document holds this object (see Document.__slots__)
         self._doc = weakref.ref(doc)
-        self._values: Optional[Dict[tuple, List[int]]] = None
-        self._keys: Dict[tuple, Span] = {}
+        self._scan: Optional[_Scanner] = None
         self.lines: Optional[LineIndex] = None
 
-    def _ensure(self) -> None:
-        if self._values is None:
+    def _ensure(self) -> _Scanner:
+        if self._scan is None:
             text = self._doc().text or ""
-            s = scan(text)
-            self._values, self._keys = s.values, s.keys
+            self._scan = scan(text)
             self.lines = LineIndex(text)
+        return self._scan
 
     def value(self, path) -> Position:
-        self._ensure()
-        path = tuple(path)
-        while True:
-            span = self._values.get(path)
-            if span is not None:
-                return self.lines.position(span[0], span[1])
-            if not path:
-                return Position(1, 1)
-            path = path[:-1]
+        """Where the value at ``path`` is, else its nearest ancestor's, else 1:1."""
+        sc = self._ensure()
+        child, start = sc.child, sc.start
+        node = 0
+        best = 0 if start[0] != -1 else -1
+        for part in path:
+            node = child.get((node, part))
+            if node is None:
+                break
+            if start[node] != -1:
+                best = node
+        if best == -1:
+            return Position(1, 1)
+        sc = self._scan
+        return self.lines.position(sc.start[best], sc.end[best])
 
     def key(self, path) -> Position:
-        self._ensure()
-        span = self._keys.get(tuple(path))
-        if span is None:
+        path = tuple(path)
+        sc = self._ensure()
+        node = 0
+        for part in path:
+            node = sc.child.get((node, part))
+            if node is None:
+                return self.value(path)
+        if sc.kstart[node] == -1:
             return self.value(path)
-        return self.lines.position(span[0], span[1])
+        return self.lines.position(sc.kstart[node], sc.kend[node])
 
     def starts(self):
         """(path, (line, column)) where each key and each value starts."""
-        self._ensure()
+        sc = self._ensure()
         pos = self.lines.pos
-        for path, span in self._keys.items():
-            yield path, pos(span[0])
-        for path, span in self._values.items():
-            yield path, pos(span[0])
+        paths = [()]
+        for node in range(1, len(sc.parent)):
+            path = paths[sc.parent[node]] + (sc.name[node],)
+            paths.append(path)
+            if sc.kstart[node] != -1:
+                yield path, pos(sc.kstart[node])
+            if sc.start[node] != -1:
+                yield path, pos(sc.start[node])
+        if sc.start[0] != -1:
+            yield (), pos(sc.start[0])
