@@ -557,3 +557,15 @@ def test_json_harbor_finding_placed_exactly(tmp_path):
     for f in found:
         got = text_at(text, f["line"], f["column"], f["end_line"], f["end_column"])
         assert got == '"secret"', f
+
+
+def test_github_annotation_spans_the_key_alone(tmp_path):
+    """The PL104 on `runs = 1` annotates columns 1-5 (`runs`, end exclusive
+    as everywhere), one line; the PL403 spans lines 17-20 without columns."""
+    root = tmp_path / "repo"
+    shutil.copytree(EXAMPLES / "repo", root)
+    out = lint(root, "--all", "--no-cache", fmt="github").output
+    runs = [ln for ln in out.splitlines() if "PL104" in ln and "benchmark_config.toml" in ln]
+    assert runs and "line=7,col=1,endColumn=5," in runs[0], runs
+    board = [ln for ln in out.splitlines() if "PL403" in ln]
+    assert board and "line=17,endLine=20,title=" in board[0], board
