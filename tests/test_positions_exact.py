@@ -397,7 +397,7 @@ def check_yaml(text: str, loader=load_yaml) -> None:
         # a block scalar's range ends at its last character, before the line break it keeps
         block = got[:1] in ("|", ">")
         assert same(yaml.safe_load(" " * (pos.column - 1) + got + ("\n" if block else "")), value), (path, got)
-        assert got == got.rstrip(), (path, got)
+        assert got == got.rstrip(" \t\r\n"), (path, got)
         assert "#~" not in got.rsplit("\n", 1)[-1], (path, got)  # no comment after the value
         if path and isinstance(path[-1], str):
             key = at(text, doc.key_pos(path))
