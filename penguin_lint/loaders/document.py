@@ -32,13 +32,13 @@ class Document:
     ``data`` is plain JSON-like Python (dict/list/str/int/float/bool/None), or
     ``None`` with ``parsed = False`` when the file did not load. YAML and
     JSON keep positions in a PositionTree (a few dozen bytes a value, see
-    loaders/positions.py); TOML keeps two maps keyed by path, filled on first
-    use through ``indexer``.
+    loaders/positions.py); TOML scans for them on the first lookup
+    (loaders/toml_positions.py). Either is set with ``set_tree``.
     """
 
     __slots__ = (
         "path", "fmt", "data", "parsed", "problems", "_values", "_keys",
-        "implicit", "_indexer", "text", "nonfinite", "_counts", "_dropped", "_tree",
+        "implicit", "text", "nonfinite", "_counts", "_dropped", "_tree",
         "directives", "content_id", "file_stat",
         # its positions and implicit types refer back to it by a weak
         # reference: a cycle would outlive its unit (the CLI runs with the
@@ -57,14 +57,13 @@ class Document:
         # path -> (yaml tag name, source text) for scalars the parser typed
         # on its own (unquoted): the source of "quote it" hints.
         self.implicit: Dict[Path_, Tuple[str, str]] = {}
-        self._indexer: Optional[Callable[["Document"], None]] = None
         self.text: Optional[str] = None
         # paths of NaN/infinite numbers (every comparison with them is False,
         # so a schema's minimum would let them through)
         self.nonfinite: List[Path_] = []
         self._counts: Dict[str, int] = {}
         self._dropped: Dict[str, Optional[Position]] = {}
-        # YAML and JSON keep positions in a PositionTree (loaders/positions.py)
+        # where each key and value is (loaders/positions.py, toml_positions.py)
         self._tree = None
         # inline "# penguin-lint: disable=..." comments (suppressions.py)
         self.directives: tuple = ()
@@ -107,14 +106,9 @@ class Document:
     def _ensure_index(self) -> None:
         if self._values is None:
             self._values, self._keys = {}, {}
-            if self._indexer is not None:
-                self._indexer(self)
-
-    def set_index(self, values: Dict[Path_, Position], keys: Dict[Path_, Position]) -> None:
-        self._values, self._keys = values, keys
 
     def set_tree(self, tree) -> None:
-        """Positions from a ``TreePositions`` instead of path-keyed maps."""
+        """Positions from a ``TreePositions`` or a ``TomlPositions``."""
         self._tree = tree
         self._values, self._keys = {}, {}
 

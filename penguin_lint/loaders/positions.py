@@ -18,6 +18,7 @@ a finding points at.
 """
 from __future__ import annotations
 
+import re
 import weakref
 
 from array import array
@@ -169,14 +170,59 @@ class PositionTree:
                     stack.append((value[i], p + (i,), child))
 
 
-class TreePositions:
-    """``Document``'s view of a PositionTree: path -> Position."""
+# A node's anchor and tag, before the value itself.
+_PROPERTIES = re.compile(r"(?:[&!][^ \t\r\n]*[ \t\r\n]+)*")
+_BLOCK_HEADER = re.compile(r"[|>][-+0-9]*")
 
-    __slots__ = ("tree", "lines", "_doc")
+
+class TreePositions:
+    """``Document``'s view of a PositionTree: path -> Position.
+
+    A range ends just after the last character of the value it names (end
+    columns are exclusive, as in SARIF). libyaml ends a block mapping or
+    sequence where the next token starts, past blank lines and comments, and
+    a block scalar after its trailing blank lines; the index keeps those
+    offsets (the fast path mirrors them) and the end is worked out here, for
+    the values a finding points at.
+    """
+
+    __slots__ = ("tree", "lines", "_doc", "_ends")
 
     def __init__(self, tree: PositionTree, lines: LineIndex, doc):
         # weak: the document holds this object (see Document.__slots__)
         self.tree, self.lines, self._doc = tree, lines, weakref.ref(doc)
+        self._ends: Dict[int, int] = {}
+
+    def end(self, node: int) -> int:
+        """The offset just after the last character of ``node``'s value."""
+        got = self._ends.get(node)
+        if got is not None:
+            return got
+        t, text = self.tree, self.lines.text
+        cur = node
+        while True:
+            s, e = t.start[cur], t.end[cur]
+            p = _PROPERTIES.match(text, s, e).end() if text[s:s + 1] in ("&", "!") else s
+            c = text[p:p + 1]
+            if c == "[" or c == "{":
+                break  # a flow collection ends at its bracket
+            if t.first[cur] == -1:
+                if c == "|" or c == ">":
+                    # a block scalar's span runs over the blank lines after it
+                    # (and an empty one ends with its header, not its comment)
+                    while e > s and text[e - 1] in " \t\r\n":
+                        e -= 1
+                    if "\n" not in text[p:e]:
+                        e = _BLOCK_HEADER.match(text, p).end()
+                break
+            # a block collection (or a pair in a flow sequence) ends where its last entry ends
+            cur = max(t.children(cur), key=t.start.__getitem__)
+        # an empty value is placed at the next token, past spaces and line breaks
+        start = t.start[node]
+        while e > start and text[e - 1] in " \t\r\n":
+            e -= 1
+        self._ends[node] = e
+        return e
 
     @property
     def doc(self):
@@ -186,8 +232,7 @@ class TreePositions:
         node, _ = self.tree.find(self.doc.data, path)
         if node == -1:
             return Position(1, 1)
-        t = self.tree
-        return self.lines.position(t.start[node], t.end[node])
+        return self.lines.position(self.tree.start[node], self.end(node))
 
     def starts(self):
         """(path, (line, column)) where each key and each value starts."""
