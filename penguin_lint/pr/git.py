@@ -38,6 +38,16 @@ class GitError(Exception):
     """Git trouble: one line on stderr, exit 2."""
 
 
+def git_pipe(top: str, *args: str) -> subprocess.Popen:
+    """A read-only git command that answers lines written to it (``cat-file
+    --batch`` and its kin), started in ``top``."""
+    try:
+        return subprocess.Popen(["git", *READ_ONLY, *args], cwd=top, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError as e:
+        raise GitError(f"cannot run git: {e.strerror}") from None
+
+
 class GitObjects:
     """One ``git cat-file --batch`` process, asked by object id."""
 
@@ -48,12 +58,7 @@ class GitObjects:
 
     def _start(self) -> subprocess.Popen:
         if self._proc is None:
-            try:
-                self._proc = subprocess.Popen(
-                    ["git", *READ_ONLY, "cat-file", "--batch"], cwd=self.top,
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            except OSError as e:
-                raise GitError(f"cannot run git: {e.strerror}") from None
+            self._proc = git_pipe(self.top, "cat-file", "--batch")
         return self._proc
 
     def resolve(self, spec: str) -> Optional[str]:

@@ -15,7 +15,7 @@ import subprocess
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from penguin_lint.core.repo import Entry
-from penguin_lint.pr.git import READ_ONLY, GitError, GitRepo, _split_raw
+from penguin_lint.pr.git import GitError, GitRepo, _split_raw, git_pipe
 
 _FILE, _EXEC, _LINK = "100644", "100755", "120000"
 _DIR = object()  # the "object id" of a folder: the index has none
@@ -191,12 +191,7 @@ class IndexTree:
         if not paths:
             return out
         if self._sizer is None:
-            try:
-                self._sizer = subprocess.Popen(
-                    ["git", *READ_ONLY, "cat-file", "--batch-check=%(objectsize)"], cwd=self._top,
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            except OSError as e:
-                raise GitError(f"cannot run git: {e.strerror}") from None
+            self._sizer = git_pipe(self._top, "cat-file", "--batch-check=%(objectsize)")
         proc = self._sizer
         for i in range(0, len(paths), 512):
             chunk = paths[i:i + 512]
