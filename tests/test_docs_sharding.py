@@ -72,7 +72,8 @@ def test_the_merge_job_needs_the_matrix_and_always_runs():
     assert lint["with"]["shard"] == "${{ matrix.shard }}/%d" % len(parts)
     assert parts == list(range(1, len(parts) + 1))
     upload = next(s for s in steps(jobs[matrix]) if s.get("uses", "").startswith("actions/upload-artifact@"))
-    assert upload["if"] == "always()" and upload["with"]["path"] == lint["with"]["json"]
+    assert upload["if"] == "always()" and upload["with"]["path"] == "${{ steps.%s.outputs.json }}" % lint["id"]
+    assert lint["with"]["json"].startswith("${{ runner.temp }}/")  # never a path in the checkout
     assert upload["with"]["if-no-files-found"] == "error"
     download = next(s for s in steps(merge_job) if s.get("uses", "").startswith("actions/download-artifact@"))
     assert download["with"]["pattern"].rstrip("*") in upload["with"]["name"]
@@ -106,8 +107,10 @@ def test_the_workflow_as_written_gives_the_all_run(tmp_path):
         part = runner(ws, temp, inputs={key: evaluate(v, k, temp / "runner-temp")
                                         for key, v in lint["with"].items()}).lint()
         assert part.code in (0, 1), part.stdout + part.stderr
-        artifacts.append(ws / evaluate(upload["with"]["path"], k, temp))
-        assert artifacts[-1].is_file()
+        # the step's json output: set only when the report was written, outside the checkout
+        assert upload["with"]["path"] == "${{ steps.%s.outputs.json }}" % lint["id"]
+        artifacts.append(Path(part.outputs["json"]))
+        assert artifacts[-1].is_file() and ws not in artifacts[-1].parents
     job = tmp_path / "merge-job"
     job.mkdir()
     temp = tmp_path / "merge" / "runner-temp"

@@ -106,12 +106,29 @@ _FINDING_INTS = ("line", "column", "end_line", "end_column")
 _FINDING_STRS = ("path", "code", "name", "message")
 
 
+def _inside(path: str) -> bool:
+    """Whether ``path`` names a place inside the repository as a run names
+    it: relative, no '..' part, and text a file name decodes to
+    (a name that was not UTF-8 comes as surrogate escapes, nothing else)."""
+    if path.startswith("/") or "\0" in path:
+        return False
+    if any(part in ("..", ".") for part in path.split("/")):
+        return False
+    try:
+        path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _finding(d, where: str) -> Finding:
     if not isinstance(d, dict):
         raise MergeError(f"{where}: a finding is not an object")
     for k in _FINDING_STRS:
         if not _str(d.get(k)):
             raise MergeError(f"{where}: a finding's '{k}' is not a string")
+    if not _inside(d["path"]):
+        raise MergeError(f"{where}: a finding's path is not a path inside the repository")
     for k in _FINDING_INTS:
         if not _int(d.get(k), nullable=True):
             raise MergeError(f"{where}: a finding's '{k}' is not a line or column number")
@@ -158,6 +175,9 @@ def _part(doc: dict, where: str) -> _Part:
     if not _str(stamp.get("commit"), nullable=True) or not _str(stamp.get("settings")) \
             or not _str(stamp.get("plan")) or not _str(stamp.get("prefix")):
         raise MergeError(f"{where}: its shard's 'commit', 'settings', 'plan' or 'prefix' is not a string")
+    prefix = stamp["prefix"]
+    if not _inside(prefix) or (prefix and not prefix.endswith("/")):
+        raise MergeError(f"{where}: its shard's 'prefix' is not a folder inside the repository")
     missing = stamp.get("missing")
     if not isinstance(missing, list) or not all(isinstance(p, str) for p in missing):
         raise MergeError(f"{where}: its shard's 'missing' is not a list of paths")

@@ -83,7 +83,11 @@ def _size(text: str) -> int:
 def file_url(blob_base: Optional[str], path: str) -> Optional[str]:
     if not blob_base or not path:
         return None
-    return f"{blob_base}/{quote(path.encode('utf-8', 'surrogateescape'), safe='/')}"
+    try:
+        raw = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # no file name decodes to it: no link
+        return None
+    return f"{blob_base}/{quote(raw, safe='/')}"
 
 
 def _groups(findings) -> Dict[str, List]:

@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 from penguin_lint.core.repo import Entry
 from penguin_lint.pr.git import GitError, GitRepo, _split_raw, git_pipe
 
-_FILE, _EXEC, _LINK = "100644", "100755", "120000"
+_FILE, _EXEC, _LINK, _GITLINK = "100644", "100755", "120000", "160000"
 _DIR = object()  # the "object id" of a folder: the index has none
 
 
@@ -112,7 +112,9 @@ class IndexTree:
             self._modes[child] = mode
             if mode in (_FILE, _EXEC):
                 files.append(child)
-            out[name] = Entry(name, False, mode in (_FILE, _EXEC), mode == _LINK, mode == _EXEC, -1)
+            # a gitlink (submodule) shows as the empty folder a checkout leaves
+            # for it, as in the working tree: PL007 names it as --all does
+            out[name] = Entry(name, mode == _GITLINK, mode in (_FILE, _EXEC), mode == _LINK, mode == _EXEC, -1)
         if files and self._sized(rel):
             for child, size in self._size_of(files).items():
                 name = child.rpartition("/")[2]

@@ -242,6 +242,10 @@ def _compile(key: str, schema) -> Section:
                 (), f"'{key}' is refused: checking empty values against it takes more than "
                     f"{PROBE_STEPS:,} steps"))
             return out
+        except referencing.exceptions.Unresolvable as e:
+            # before BaseException, which would otherwise take it
+            out.problems.append(SchemaProblem((), f"'{key}' has a reference that cannot be resolved: {e}"))
+            return out
         except BaseException as e:  # noqa: B036 - a recursion panic from rpds is a BaseException
             if not too_deep(e):
                 raise
@@ -249,9 +253,6 @@ def _compile(key: str, schema) -> Section:
                 (), f"'{key}' refers to itself without end",
                 "a $ref back to an enclosing schema must sit below a keyword that descends "
                 "into the value (properties, items, ...)"))
-            return out
-        except referencing.exceptions.Unresolvable as e:
-            out.problems.append(SchemaProblem((), f"'{key}' has a reference that cannot be resolved: {e}"))
             return out
     out.validator = validator
     return out
