@@ -74,13 +74,25 @@ def test_a_pull_request_cannot_move_the_cache_of_its_diff_run(repo, git_env, mon
 
     monkeypatch.delenv("PENGUIN_LINT_CACHE_DIR", raising=False)
     root = pull_request_repo(repo({".penguin-lint.toml": 'cache-dir = ".cache/base"\n'}))
-    (root / ".penguin-lint.toml").write_text('cache-dir = "packages/bench-a/pr-cache"\n')
+    (root / ".penguin-lint.toml").write_text('cache-dir = ".cache/pr"\n')
     (root / "experiments/lb/exp-1/test/summary.yaml").write_text("n_attempt: 2\nscore_mean: 51.0\nscore_std: 0.0\n")
     monkeypatch.chdir(root)
     run = lint(root)
     assert sorted(run.codes()) == ["PL303", "PL502"]
     (pl502,) = [f for f in run.findings if f["code"] == "PL502"]
-    assert "cache-dir changes from '.cache/base' to 'packages/bench-a/pr-cache'" in pl502["message"]
+    assert "cache-dir changes from '.cache/base' to '.cache/pr'" in pl502["message"]
     # the base's cache-dir decides; the pull request's is reported, not used
-    assert not (root / "packages/bench-a/pr-cache").exists()
+    assert not (root / ".cache/pr").exists()
     assert (root / ".cache/base").is_dir() and not (root / ".penguin-lint-cache").exists()
+
+
+def test_a_cache_dir_in_or_around_a_layout_folder_is_refused(tmp_path):
+    from penguin_lint.core.config import ConfigError, parse_config
+    from penguin_lint.core.layout import FILE_KINDS
+    from penguin_lint.rules import rule_codes
+
+    for folder in ("packages/zz-cache", "leaderboards", "experiments/.cache", "leaderboard/x"):
+        with pytest.raises(ConfigError, match=r"\.penguin-lint\.toml:1:13: cache-dir must lie outside"):
+            parse_config(f'cache-dir = "{folder}"\n'.encode(), FILE_KINDS, rule_codes())
+    assert parse_config(b'cache-dir = ".cache/penguin-lint"\n', FILE_KINDS, rule_codes()).cache_dir \
+        == ".cache/penguin-lint"

@@ -298,6 +298,12 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
                                                f"(known: {', '.join(sorted(known_kinds))})")
         _checked_glob(glob, ("kinds", glob), where)
         cfg.kinds.append((glob.strip("/"), kind))
+    if cfg.cache_dir is not None:
+        # The run skips its cache folder: inside a layout folder it would hide
+        # what lies there from this run and be reported by a run without it.
+        for top in list(cfg.layout.values()) + ["leaderboard"]:
+            if cfg.cache_dir == top or cfg.cache_dir.startswith(top + "/") or top.startswith(cfg.cache_dir + "/"):
+                raise where.error(("cache-dir",), f"cache-dir must lie outside the layout's folders ({top}/)")
     return cfg
 
 
