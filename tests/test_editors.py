@@ -146,6 +146,13 @@ def test_schemas_are_written_into_the_repository_and_their_folder_printed(tmp_pa
     r = lint(None, "schemas", "--write", str(dest))
     assert r.code == 2 and "not a regular file" in r.stderr
     assert outside.read_text() == "{}"
+    # all or nothing: a link at the last name leaves every other file as it was
+    (dest / "attempt.json").unlink()
+    last = sorted(expected)[-1]
+    (dest / last).unlink()
+    (dest / last).symlink_to(outside)
+    r = lint(None, "schemas", "--write", str(dest))
+    assert r.code == 2 and not (dest / "attempt.json").exists()
 
 
 def test_every_schema_has_a_stable_id():

@@ -50,17 +50,20 @@ def write(dest: str) -> List[str]:
         raise SchemaWriteError(f"cannot make {dest}: {e.strerror}") from None
     if not os.path.isdir(dest):
         raise SchemaWriteError(f"{dest} is not a folder")
-    out = []
+    # every destination checked before the first is written: all or nothing
     for name in names():
         path = os.path.join(dest, name)
         try:
             st = os.lstat(path)
         except FileNotFoundError:
-            st = None
+            continue
         except OSError as e:
             raise SchemaWriteError(f"cannot write {path}: {e.strerror}") from None
-        if st is not None and not stat.S_ISREG(st.st_mode):
+        if not stat.S_ISREG(st.st_mode):
             raise SchemaWriteError(f"{path} exists and is not a regular file; not written")
+    out = []
+    for name in names():
+        path = os.path.join(dest, name)
         data = _load_schema_text(name[:-len(".json")]).encode("utf-8")
         try:
             # the temporary file is renamed over the name: a link there is replaced, not followed
