@@ -291,7 +291,9 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         repo = Repository(root, config)
 
     try:
-        rel_paths, forced = _checked_paths(paths, cwd, root, repo, kind)
+        # a path the index deletes is judged, as the commit deletes it
+        rel_paths, forced = _checked_paths(paths, cwd, root, repo, kind,
+                                           frozenset(staged) if index_tree is not None else frozenset())
     except PenguinLintError:
         if index_tree is not None:
             index_tree.close()
@@ -404,10 +406,10 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
     return outcome
 
 
-def _checked_paths(paths, cwd: Path, root: Path, repo, kind):
+def _checked_paths(paths, cwd: Path, root: Path, repo, kind, deleted=frozenset()):
     """(the command-line paths relative to the root, their forced kinds);
-    a path outside the repository, missing, or that no check would read is
-    an error."""
+    a path outside the repository, missing (and not among the ``deleted``
+    paths of the change), or that no check would read is an error."""
     rel_paths = []
     for p in paths:
         rel = _relative(p, cwd, root)
@@ -417,7 +419,7 @@ def _checked_paths(paths, cwd: Path, root: Path, repo, kind):
             rel = _relative(p, root, root)
         if rel is None:
             raise PenguinLintError(f"path is outside the repository {root}: {p}")
-        if rel and repo.entry(rel) is None and not os.path.lexists(root / rel):
+        if rel and repo.entry(rel) is None and not os.path.lexists(root / rel) and rel not in deleted:
             raise PenguinLintError(f"no such file or folder: {p}")
         rel_paths.append(rel)
     forced = {p: kind for p in rel_paths} if kind else {}

@@ -228,3 +228,14 @@ def test_staged_sizes_and_content_are_the_index_s(staged_repo):
     assert lint(repo, "--staged", big).at("PL004") == [(big, 1)]
     git(repo, "add", ".penguin-lint.toml")
     assert lint(repo, "--staged", big).at("PL004") == []
+
+
+def test_a_path_the_commit_deletes_is_judged_not_refused(staged_repo):
+    repo = staged_repo
+    git(repo, "rm", "-q", ATTEMPTS + "attempt-2.yaml")
+    r = lint(repo, "--staged", str(repo / ATTEMPTS / "attempt-2.yaml"))
+    assert r.code == 1, r.stderr
+    assert r.at("PL302") == [(ATTEMPTS + "attempt-2.yaml", None)], r.output
+    # a path neither in the index, on disk nor deleted by the commit is still an error
+    r = lint(repo, "--staged", str(repo / ATTEMPTS / "attempt-9.yaml"))
+    assert r.code == 2 and "no such file or folder" in r.stderr
