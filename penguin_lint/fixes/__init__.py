@@ -47,6 +47,33 @@ class Outcome:
     refused: List[str] = field(default_factory=list)   # one line per file not written
 
 
+#: what a repair that fails on odd input raises: said, never a traceback
+FIX_BUGS = (RecursionError, ArithmeticError, ValueError, TypeError, KeyError, IndexError)
+
+
+def fixable_by_path(findings: List[Finding], codes) -> Dict[str, List[Finding]]:
+    """The findings of ``codes`` a repair can be asked for, by file: placed
+    on a line, and not named by a suppression this change adds (the
+    author's to keep)."""
+    by_path: Dict[str, List[Finding]] = {}
+    for f in findings:
+        if f.code in codes and f.line is not None and f.directive != HELD:
+            by_path.setdefault(f.path, []).append(f)
+    return by_path
+
+
+def source_of(path: str, raw: Optional[bytes]) -> Optional[Source]:
+    """The text a repair edits, or None where none can be made (not read,
+    not UTF-8, not parsed)."""
+    if raw is None:
+        return None
+    try:
+        source = Source(path, raw)
+    except UnicodeDecodeError:
+        return None
+    return source if source.ok else None
+
+
 def plan(findings: List[Finding], root: str, ctx, rules: Dict[str, object],
          unsafe: bool, size_limit: int,
          read: Optional[Callable[[str], bytes]] = None) -> "tuple[List[FileFix], List[str]]":
@@ -55,11 +82,7 @@ def plan(findings: List[Finding], root: str, ctx, rules: Dict[str, object],
     an editor's buffer for the language server); raises WriteRefused."""
     allowed = {code for code, r in rules.items()
                if code in FIXERS and (r.fixable == "safe" or (unsafe and r.fixable == "unsafe"))}
-    by_path: Dict[str, List[Finding]] = {}
-    for f in findings:
-        # a finding a suppression (new in this change) names is the author's to keep
-        if f.code in allowed and f.line is not None and f.directive != HELD:
-            by_path.setdefault(f.path, []).append(f)
+    by_path = fixable_by_path(findings, allowed)
     out: List[FileFix] = []
     refused: List[str] = []
     for path in sorted(by_path):
@@ -68,17 +91,14 @@ def plan(findings: List[Finding], root: str, ctx, rules: Dict[str, object],
         except WriteRefused as e:
             refused.append(str(e))
             continue
-        try:
-            source = Source(path, raw)
-        except UnicodeDecodeError:
-            continue
-        if not source.ok:
+        source = source_of(path, raw)
+        if source is None:
             continue
         edits: List[Edit] = []
         for f in by_path[path]:
             try:
                 edits.extend(FIXERS[f.code](f, source, ctx))
-            except (RecursionError, ArithmeticError, ValueError, TypeError, KeyError, IndexError) as e:
+            except FIX_BUGS as e:
                 # a bug in one repair must not become a traceback, nor stop the others
                 refused.append(f"{path}: internal error in the {f.code} fix ({type(e).__name__}); not fixed")
         if not edits:
