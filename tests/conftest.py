@@ -70,6 +70,15 @@ VALID: Dict[str, str] = {
 }
 
 
+def git(cwd: Path, *args: str) -> str:
+    """A git command that must succeed; its standard output."""
+    import subprocess
+
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
+    return proc.stdout
+
+
 def write_repo(root: Path, files: Dict[str, Optional[str]], base: Optional[Dict[str, str]] = None) -> Path:
     """Write ``base`` updated with ``files`` under ``root``; a None value
     removes that file from ``base``. Text is dedented; bytes are written raw."""

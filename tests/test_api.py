@@ -85,7 +85,8 @@ def test_a_pull_requests_added_suppression_is_in_the_result(tmp_path, git_env):
 
 
 def test_the_diff_runs_warnings_about_gits_index_copy_are_returned_too(tmp_path, git_env, capsys):
-    from tests.test_status_index import NEW, git
+    from tests.conftest import git
+    from tests.test_status_index import NEW
 
     root = pull_request_repo(write_repo(tmp_path / "repo", {}, VALID))
     (root / ".penguin-lint-cache").mkdir()

@@ -4,12 +4,11 @@ run against HEAD) they suppress nothing, the findings they would hide are
 reported, and the reviewer sees each one. Once merged they apply."""
 from __future__ import annotations
 
-import subprocess
 
 import pytest
 
 from tests.actionstep import Runner
-from tests.conftest import VALID, cloned_pull_request, lint, pull_request_repo, write_repo
+from tests.conftest import VALID, cloned_pull_request, git, lint, pull_request_repo, write_repo
 
 TASK = "packages/bench-a/CASE-001-one/task_config.toml"
 BENCH = "packages/bench-a/benchmark_config.toml"
@@ -20,11 +19,6 @@ BROKEN_TASK = 'id = "CASE-001-one"\ntitle = "One\ndescription = "x"\n# penguin-l
 WRONG_MEAN = "n_attempt: 2\nscore_mean: 70.0\nscore_std: 0.0\n# penguin-lint: disable-file=PL303\n"
 QUIET_CONFIG = "# penguin-lint: disable-file=PL502\nignore = [\"PL3\"]\n"
 
-
-def git(cwd, *args) -> str:
-    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
-    assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
-    return proc.stdout
 
 
 @pytest.fixture

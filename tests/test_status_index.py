@@ -4,22 +4,16 @@ after run, and nothing in .git or outside the cache folder is written."""
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from penguin_lint.pr.status_index import StatusIndex
-from tests.conftest import VALID, lint, pull_request_repo, write_repo
+from tests.conftest import VALID, git, lint, pull_request_repo, write_repo
 
 ATTEMPT = "experiments/lb/exp-1/test/attempt-1.yaml"
 NEW = "experiments/lb/exp-1/val/attempt-1.yaml"  # an untracked phase folder
 
-
-def git(cwd: Path, *args: str) -> str:
-    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
-    assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
-    return proc.stdout
 
 
 @pytest.fixture
