@@ -380,6 +380,8 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
                                    f"{root}: nothing to lint (is --root right?)")
         result = run_once(engine)
         result.staged = index_tree is not None
+        if result.staged and not paths and not rel_paths:
+            result.no_changes = True  # nothing staged: said so, not "All checks passed"
         if result.staged and os.path.realpath(cwd) != str(root):
             result.root_arg = os.path.relpath(root, os.path.realpath(cwd))
         outcome = Outcome(result, root, repo)

@@ -239,3 +239,11 @@ def test_a_path_the_commit_deletes_is_judged_not_refused(staged_repo):
     # a path neither in the index, on disk nor deleted by the commit is still an error
     r = lint(repo, "--staged", str(repo / ATTEMPTS / "attempt-9.yaml"))
     assert r.code == 2 and "no such file or folder" in r.stderr
+
+
+def test_nothing_staged_is_said_not_passed_as_checked(staged_repo):
+    repo = staged_repo
+    r = lint(repo, "--staged", fmt="text")
+    assert r.code == 0 and "All checks passed" not in r.output
+    assert r.output.startswith("No changes against HEAD (")
+    assert lint(repo, "--staged").json["summary"]["no_changes"] is True
