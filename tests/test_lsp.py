@@ -323,3 +323,32 @@ def test_documents_kept_for_closed_files_stay_within_a_byte_budget(tmp_path, mon
     project.set_buffer(boards[-1], (root / boards[-1]).read_text())
     project.lint([boards[-1]])
     assert project.repo.parsed - parsed == 1  # the buffer only
+
+
+def test_a_malformed_notification_is_one_short_log_line_saying_what_was_wrong(tmp_path):
+    """A number over 2^31-1 or ``params: null`` logged a flattened
+    exception group traceback of several KB a message; now one line each,
+    and the server goes on serving."""
+    root = write_repo(tmp_path / "repo", {}, VALID)
+    client = LspClient(root)
+    try:
+        client.initialize(root)
+        uri = uri_of(root / SUMMARY)
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 2 ** 31, "text": "n_attempt: 1\n"}})
+        client.notify("textDocument/didChange", None)
+        client.notify("textDocument/didClose", {"textDocument": {"\x1b[31m": 1}})
+        _open(client, root, SUMMARY, "n_attempt: 2\nscore_mean: 50.0\n")
+        assert [d["code"] for d in client.wait_diagnostics(uri, 1)["diagnostics"]] == ["PL101"]
+        assert client.close() == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+    lines = b"".join(client.stderr).decode("utf-8").splitlines()
+    prefix = "penguin-lint lsp: error: ignored a malformed textDocument/"
+    assert lines == [
+        prefix + "didOpen notification: TextDocumentItem.version should be in range "
+                 "[-2147483648:2147483647], but was 2147483648. @ $.params.textDocument",
+        prefix + "didChange notification: its params are null",
+        prefix + "didClose notification: required field missing @ $.params.textDocument.uri",
+    ], lines
