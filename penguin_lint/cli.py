@@ -188,15 +188,21 @@ def _open_output(output: str, root: Path):
     .git folder of the repository (or of the git work tree around it)."""
     from penguin_lint.core.outfile import OutputRefused, open_report
 
+    try:
+        return open_report(output, _write_roots(root))
+    except OutputRefused as e:
+        raise fail(f"cannot write --output {e}")
+
+
+def _write_roots(root: Path) -> List[str]:
+    """The folders whose links and .git a written file never passes through:
+    ``root`` and the git work tree around it."""
     roots = [str(root)]
     for d in (root, *root.parents):
         if os.path.lexists(d / ".git"):
             roots.append(str(d))
             break
-    try:
-        return open_report(output, roots)
-    except OutputRefused as e:
-        raise fail(f"cannot write --output {e}")
+    return roots
 
 
 def usage_message(e: "click.UsageError") -> str:
@@ -359,7 +365,7 @@ def schemas_cmd(dest, show_path):
         show(schema_files.folder())
     if dest is not None:
         try:
-            written = schema_files.write(dest)
+            written = schema_files.write(dest, _write_roots(Path.cwd()))
         except schema_files.SchemaWriteError as e:
             raise fail(str(e))
         say(f"wrote {len(written)} schemas to {dest}", err=False)

@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 import tomli
 
 from penguin_lint.address import SCHEMAS_URL
@@ -153,6 +154,29 @@ def test_schemas_are_written_into_the_repository_and_their_folder_printed(tmp_pa
     (dest / last).symlink_to(outside)
     r = lint(None, "schemas", "--write", str(dest))
     assert r.code == 2 and not (dest / "attempt.json").exists()
+
+
+@pytest.mark.parametrize("dest", [SCHEMA_DIR + "/", SCHEMA_DIR, "docs/schemas", "docs/schemas/"])
+def test_schemas_are_never_written_through_a_link_of_the_repository(tmp_path, monkeypatch, dest):
+    """A committed link (.schemas, or docs on the way to docs/schemas) would
+    send the files anywhere; "DIR/" (shell completion's slash) names what
+    the link leads to. As for --output: one error line, nothing written."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (repo / ".git").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "attempt.json").write_text("theirs")
+    (repo / SCHEMA_DIR).symlink_to(outside)
+    (repo / "docs").symlink_to(outside)
+    (outside / "schemas").mkdir()
+    monkeypatch.chdir(repo)
+    r = lint(None, "schemas", "--write", dest)
+    assert r.code == 2, (r.code, r.output, r.stderr)
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("penguin-lint: error: ") and "link" in lines[0], r.stderr
+    assert sorted(p.name for p in outside.rglob("*")) == ["attempt.json", "schemas"]
+    assert (outside / "attempt.json").read_text() == "theirs"
+    # the folder itself, named through no link, is written
+    assert lint(None, "schemas", "--write", "real/" + SCHEMA_DIR + "/").code == 0
 
 
 def test_every_schema_has_a_stable_id():

@@ -262,3 +262,93 @@ def test_without_pygls_the_command_says_what_to_install(monkeypatch):
     assert r.code == 2
     assert r.stderr.startswith("penguin-lint: error: the language server needs pygls 2 "
                                "(pip install 'penguin-lint[lsp]')")
+
+
+def _boards_with_big_summaries(root: Path, n: int, metrics: int) -> list:
+    """``n`` leaderboards, each on one experiment whose summary is valid and
+    big (``metrics`` extra numeric metrics), all older than a coarse clock's doubt."""
+    files = dict(VALID)
+    summary = "n_attempt: 2\nscore_mean: 50.0\nscore_std: 0.0\n" + "".join(
+        f"metric_{i:07d}: {i}.5\n" for i in range(metrics))
+    boards = []
+    for k in range(n):
+        lb, exp = f"lb{k}", f"exp-{k}"
+        for rel, text in VALID.items():
+            if rel.startswith(("leaderboards/lb/", "experiments/lb/")):
+                files[rel.replace("/lb/", f"/{lb}/").replace("exp-1", exp)] = \
+                    text.replace("leaderboard_id: lb", f"leaderboard_id: {lb}").replace("exp-1", exp)
+        files[f"experiments/{lb}/{exp}/test/summary.yaml"] = summary
+        boards.append(f"leaderboards/{lb}/leaderboard.yaml")
+    write_repo(root, files, None)
+    hour_ago = time.time() - 3600
+    for p in [root, *root.rglob("*")]:
+        os.utime(p, (hour_ago, hour_ago))
+    return boards
+
+
+def test_documents_kept_for_closed_files_stay_within_a_byte_budget(tmp_path, monkeypatch):
+    """Leaderboards opened and closed in turn, each reading a big valid
+    summary from disk: what the server keeps is bounded in bytes (the least
+    recently used documents go), so its memory stays flat instead of
+    growing by a parsed summary per leaderboard opened."""
+    import tracemalloc
+
+    from penguin_lint.lsp import overlay
+
+    root = tmp_path / "repo"
+    boards = _boards_with_big_summaries(root, 6, 6_000)
+    size = (root / "experiments/lb0/exp-0/test/summary.yaml").stat().st_size
+    # room for one summary (raising=False: before the budget, nothing bounded what was kept)
+    monkeypatch.setattr(overlay, "MAX_KEPT_BYTES", size + size // 2, raising=False)
+    project = Project(root)
+    tracemalloc.start()
+    try:
+        retained = []
+        for board in boards:
+            project.set_buffer(board, (root / board).read_text())
+            assert project.lint([board])[board] == []
+            project.drop_buffer(board)
+            project.repo.refresh()  # as the server's close does
+            retained.append(tracemalloc.get_traced_memory()[0])
+    finally:
+        tracemalloc.stop()
+    # a parsed summary takes some 500 KB: five more kept would be 2.5 MB more
+    assert retained[-1] - retained[1] < 256 * 1024, retained
+    assert 0 < project.repo.kept_bytes <= overlay.MAX_KEPT_BYTES
+    kept = project.repo._kept
+    assert not any(rel in kept for rel in boards)  # closed buffers are forgotten
+    assert [rel for rel in kept if rel.endswith("summary.yaml")] == ["experiments/lb5/exp-5/test/summary.yaml"]
+    # a document kept is still reused while its file is unchanged
+    parsed = project.repo.parsed
+    project.set_buffer(boards[-1], (root / boards[-1]).read_text())
+    project.lint([boards[-1]])
+    assert project.repo.parsed - parsed == 1  # the buffer only
+
+
+def test_a_malformed_notification_is_one_short_log_line_saying_what_was_wrong(tmp_path):
+    """A number over 2^31-1 or ``params: null`` logged a flattened
+    exception group traceback of several KB a message; now one line each,
+    and the server goes on serving."""
+    root = write_repo(tmp_path / "repo", {}, VALID)
+    client = LspClient(root)
+    try:
+        client.initialize(root)
+        uri = uri_of(root / SUMMARY)
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 2 ** 31, "text": "n_attempt: 1\n"}})
+        client.notify("textDocument/didChange", None)
+        client.notify("textDocument/didClose", {"textDocument": {"\x1b[31m": 1}})
+        _open(client, root, SUMMARY, "n_attempt: 2\nscore_mean: 50.0\n")
+        assert [d["code"] for d in client.wait_diagnostics(uri, 1)["diagnostics"]] == ["PL101"]
+        assert client.close() == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+    lines = b"".join(client.stderr).decode("utf-8").splitlines()
+    prefix = "penguin-lint lsp: error: ignored a malformed textDocument/"
+    assert lines == [
+        prefix + "didOpen notification: TextDocumentItem.version should be in range "
+                 "[-2147483648:2147483647], but was 2147483648. @ $.params.textDocument",
+        prefix + "didChange notification: its params are null",
+        prefix + "didClose notification: required field missing @ $.params.textDocument.uri",
+    ], lines

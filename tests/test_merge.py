@@ -227,6 +227,11 @@ def test_a_broken_report_is_one_error_line(tmp_path, text, message):
     (lambda d: d["shard"].update(commit=5), "'commit'"),
     (lambda d: d["shard"].update(missing=[1]), "'missing'"),
     (lambda d: d.update(suppressions_added=[{"path": "a"}]), "not a suppression"),
+    (lambda d: d["shard"].update(count=10 ** 6), "at most 256 shards are merged"),
+    (lambda d: d.update(suppressions_added=[_SUPPRESSION]), "path of 'suppressions_added' is not a path inside"),
+    (lambda d: d.update(suppressions_added=[dict(_SUPPRESSION, path="/etc/passwd")]), "'suppressions_added'"),
+    (lambda d: d["shard"].update(missing=["a/../../b.yaml"]), "path of its shard's 'missing' is not a path"),
+    (lambda d: d["shard"].update(fixable=[["../x.toml", 1, 1, "PL101", "safe"]]), "shard's 'fixable' is not"),
 ])
 def test_a_tampered_report_is_one_error_line(tmp_path, parts, edit, message):
     _, paths = parts
@@ -236,6 +241,44 @@ def test_a_tampered_report_is_one_error_line(tmp_path, parts, edit, message):
     edit(doc)
     Path(paths[1]).write_text(json.dumps(doc))
     refused(merge(*paths), message)
+
+
+_SUPPRESSION = {"path": "../../../../evil-org/evil-repo", "line": 1, "column": 1, "end_column": None,
+                "scope": "line", "codes": ["PL303"], "held": 0}
+
+
+def test_a_forged_shard_count_is_one_error_line_in_bounded_memory(tmp_path, parts):
+    """count 2**40 made merge list every missing part before saying
+    anything: memory grew until a MemoryError traceback. Run with 1 GiB of
+    address space, it is one error line, exit 2, in moments."""
+    import resource
+    import sys
+
+    _, paths = parts
+    doc = json.loads(Path(paths[1]).read_text())
+    doc["shard"]["count"] = 1099511627776
+    Path(paths[1]).write_text(json.dumps(doc))
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    proc = subprocess.run([sys.executable, "-m", "penguin_lint", "merge", paths[1]], capture_output=True,
+                          text=True, timeout=120, preexec_fn=limit, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr[-500:]
+    assert proc.stderr.splitlines() == [f"penguin-lint: error: {paths[1]}: its shard is 2/1099511627776: "
+                                        f"at most 256 shards are merged"]
+
+
+def test_a_suppression_path_leaving_the_repository_links_nowhere(tmp_path, parts, github):
+    """suppressions_added[].path '../../../../evil-org/evil-repo' became a
+    job-summary link into another repository and a '::notice file=../..'."""
+    _, paths = parts
+    doc = json.loads(Path(paths[1]).read_text())
+    doc["suppressions_added"] = [_SUPPRESSION]
+    Path(paths[1]).write_text(json.dumps(doc))
+    run = merge(*paths, "--format", "github")
+    refused(run, "a path of 'suppressions_added' is not a path inside the repository")
+    assert "evil-org" not in github.read_text() and "file=../" not in run.output
 
 
 def test_reads_are_bounded_and_a_missing_file_is_said(tmp_path, parts, monkeypatch):

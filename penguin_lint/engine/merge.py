@@ -15,6 +15,7 @@ type; anything else is one :class:`MergeError` line, never a traceback.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
@@ -172,6 +173,10 @@ def _part(doc: dict, where: str) -> _Part:
     index, count = stamp.get("index"), stamp.get("count")
     if not (_int(index) and _int(count) and 1 <= index <= count):
         raise MergeError(f"{where}: its shard is not K/N with K between 1 and N")
+    if count > MAX_REPORTS:
+        # no split of more parts can be merged whole; a forged N must not
+        # make the parts' check below count (or list) that many
+        raise MergeError(f"{where}: its shard is {index}/{count}: at most {MAX_REPORTS} shards are merged")
     if not _str(stamp.get("commit"), nullable=True) or not _str(stamp.get("settings")) \
             or not _str(stamp.get("plan")) or not _str(stamp.get("prefix")):
         raise MergeError(f"{where}: its shard's 'commit', 'settings', 'plan' or 'prefix' is not a string")
@@ -181,6 +186,8 @@ def _part(doc: dict, where: str) -> _Part:
     missing = stamp.get("missing")
     if not isinstance(missing, list) or not all(isinstance(p, str) for p in missing):
         raise MergeError(f"{where}: its shard's 'missing' is not a list of paths")
+    if not all(_inside(p) for p in missing):
+        raise MergeError(f"{where}: a path of its shard's 'missing' is not a path inside the repository")
     findings = doc.get("findings")
     if not isinstance(findings, list):
         raise MergeError(f"{where}: its 'findings' is not a list")
@@ -204,6 +211,8 @@ def _part(doc: dict, where: str) -> _Part:
             isinstance(x, list) and len(x) == 5 and _str(x[0]) and _int(x[1], nullable=True)
             and _int(x[2], nullable=True) and _str(x[3]) and x[4] in ("safe", "unsafe") for x in fixable):
         raise MergeError(f"{where}: its shard's 'fixable' is not a list of findings --fix repairs")
+    if not all(_inside(x[0]) for x in fixable):
+        raise MergeError(f"{where}: a path of its shard's 'fixable' is not a path inside the repository")
     fixes = {tuple(x[:4]): x[4] for x in fixable}
     for f in parsed:
         f.fix = fixes.get((f.path, f.line, f.column, f.code))
@@ -218,6 +227,9 @@ def _added(d, where: str) -> dict:
             or not _int(d.get("held", 0)) or not isinstance(d.get("codes"), list) \
             or not all(isinstance(c, str) for c in d["codes"]) or not _str(d.get("scope")):
         raise MergeError(f"{where}: an entry of 'suppressions_added' is not a suppression")
+    # a link in the job summary and an annotation's file=, as a finding's path
+    if not _inside(d["path"]):
+        raise MergeError(f"{where}: a path of 'suppressions_added' is not a path inside the repository")
     return d
 
 
@@ -258,10 +270,12 @@ def merge(docs: Sequence[Tuple[str, dict]]) -> Merged:
         if p.index in seen:
             raise MergeError(f"shard {p.index}/{p.count} is given twice ({seen[p.index]}, {p.path})")
         seen[p.index] = p.path
-    absent = [k for k in range(1, first.count + 1) if k not in seen]
-    if absent:
-        listed = ", ".join(f"{k}/{first.count}" for k in absent[:10]) + (", ..." if len(absent) > 10 else "")
-        raise MergeError(f"{plural_shards(len(absent))} missing: {listed} (every part of the split is needed)")
+    n_absent = first.count - len(seen)
+    if n_absent:
+        # the first few named, found without a list of them all
+        absent = list(itertools.islice((k for k in range(1, first.count + 1) if k not in seen), 10))
+        listed = ", ".join(f"{k}/{first.count}" for k in absent) + (", ..." if n_absent > 10 else "")
+        raise MergeError(f"{plural_shards(n_absent)} missing: {listed} (every part of the split is needed)")
     return Merged(_join(parts), first.prefix, frozenset(m for p in parts for m in p.missing),
                   first.commit, first.count)
 

@@ -8,7 +8,10 @@ server, so what it read stays known between requests:
 
 - documents parsed from disk are kept while the file's ``stat`` is the same
   (a leaderboard's experiments are parsed once, not at every keystroke);
-- buffers are parsed once per text;
+- buffers are parsed once per text, and forgotten when closed;
+- what is kept has a budget in bytes of the files parsed: past it, the
+  documents used longest ago go (memory follows what is open, not every
+  file a closed leaderboard once read);
 - folder listings are kept while the folder's ``mtime`` is the same (and
   older than a moment: a coarse clock could hide a change).
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import OrderedDict
 from typing import Dict, Optional, Tuple
 
 from penguin_lint.core.config import Config
@@ -28,8 +32,11 @@ from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders import FORMATS, _human, blob_id, load_bytes, load_file
 from penguin_lint.loaders.document import Document
 
-# Parsed documents kept between requests; past this many the oldest half goes.
+# Parsed documents kept between requests: at most this many, and at most
+# this many bytes of the files they were parsed from (a parsed document
+# takes some ten times its file's size); the least recently used go first.
 MAX_KEPT_DOCUMENTS = 20_000
+MAX_KEPT_BYTES = 8 * 1024 * 1024
 # A listing whose folder changed less than this long before it was read is
 # read again next time (file systems with coarse timestamps).
 RACY_NS = 2_000_000_000
@@ -40,7 +47,9 @@ class OverlayRepository(Repository):
         super().__init__(root, config)
         #: repository path -> the bytes of an open buffer (UTF-8)
         self.overlay: Dict[str, bytes] = {}
-        self._kept: Dict[str, Tuple[object, Document]] = {}
+        #: repository path -> (what it was parsed from, the document, its file's bytes), oldest use first
+        self._kept: "OrderedDict[str, Tuple[object, Document, int]]" = OrderedDict()
+        self.kept_bytes = 0
         self._kept_lists: Dict[str, Tuple[tuple, int, Dict[str, Entry]]] = {}
         #: files parsed (not found kept) and folders listed from disk, since the start
         self.parsed = 0
@@ -57,6 +66,9 @@ class OverlayRepository(Repository):
 
     def drop_buffer(self, rel: str) -> None:
         self.overlay.pop(rel, None)
+        kept = self._kept.get(rel)
+        if kept is not None and kept[0][0] == "buffer":
+            self._forget(rel)  # no text of a closed buffer is read again
 
     def buffer_is_saved(self, rel: str) -> bool:
         """Whether the buffer over ``rel`` holds what the file on disk holds
@@ -126,9 +138,10 @@ class OverlayRepository(Repository):
     def _load(self, rel: str) -> Document:
         data = self.overlay.get(rel)
         if data is not None:
-            key: object = ("buffer", data)
+            key: tuple = ("buffer", data)
             kept = self._kept.get(rel)
             if kept is not None and kept[0] == key:
+                self._kept.move_to_end(rel)
                 return kept[1]
             if len(data) > self.config.size_limit:
                 # the verdict the file gets once saved
@@ -136,7 +149,7 @@ class OverlayRepository(Repository):
             self.parsed += 1
             doc = load_bytes(data, rel)
             doc.content_id = blob_id(data)
-            self._keep(rel, key, doc)
+            self._keep(rel, key, doc, len(data))
             return doc
         full = os.path.join(self._root_str, rel)
         try:
@@ -147,11 +160,12 @@ class OverlayRepository(Repository):
         kept = self._kept.get(rel)
         if key is not None and kept is not None and kept[0] == key \
                 and time.time_ns() - key[1] > RACY_NS:
+            self._kept.move_to_end(rel)
             return kept[1]
         self.parsed += 1
         doc = load_file(full, rel, self.config.size_limit)
         if key is not None and doc.file_stat is not None:
-            self._keep(rel, key, doc)
+            self._keep(rel, key, doc, key[2])
         return doc
 
     def read_bytes(self, rel: str) -> Optional[bytes]:
@@ -160,11 +174,19 @@ class OverlayRepository(Repository):
             return data[:self.config.size_limit + 1]
         return super().read_bytes(rel)
 
-    def _keep(self, rel: str, key: object, doc: Document) -> None:
-        if len(self._kept) >= MAX_KEPT_DOCUMENTS:
-            for old in list(self._kept)[:MAX_KEPT_DOCUMENTS // 2]:
-                del self._kept[old]
-        self._kept[rel] = (key, doc)
+    def _keep(self, rel: str, key: tuple, doc: Document, size: int) -> None:
+        self._forget(rel)
+        if size > MAX_KEPT_BYTES:
+            return  # parsed again when read again, rather than holding more than the budget
+        while self._kept and (len(self._kept) >= MAX_KEPT_DOCUMENTS or self.kept_bytes + size > MAX_KEPT_BYTES):
+            self._forget(next(iter(self._kept)))
+        self._kept[rel] = (key, doc, size)
+        self.kept_bytes += size
+
+    def _forget(self, rel: str) -> None:
+        kept = self._kept.pop(rel, None)
+        if kept is not None:
+            self.kept_bytes -= kept[2]
 
 
 def _too_large(rel: str, size: int, limit: int) -> Document:

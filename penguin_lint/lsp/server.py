@@ -25,6 +25,7 @@ from penguin_lint.address import rule_docs
 from penguin_lint.core.config import CONFIG_FILE
 from penguin_lint.engine.runner import ToolError
 from penguin_lint.findings import ERROR, Finding
+from penguin_lint.lsp.messages import BadMessage, DropTraceback, Protocol
 from penguin_lint.lsp.project import Project
 from penguin_lint.lsp.textmap import TextMap
 from penguin_lint.pipeline import find_root
@@ -39,7 +40,8 @@ log = logging.getLogger("penguin_lint.lsp")
 class PenguinServer(LanguageServer):
     def __init__(self):
         super().__init__("penguin-lint", __version__,
-                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=Protocol)
         self.projects: Dict[Path, Project] = {}
         #: uri -> (project, repository path) of each open document
         self.open_docs: Dict[str, Tuple[Project, str]] = {}
@@ -317,8 +319,10 @@ class _OneLine(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         message = " ".join(record.getMessage().split())
-        if record.exc_info and record.exc_info[1] is not None:
-            e = record.exc_info[1]
+        e = record.exc_info[1] if record.exc_info else None
+        if isinstance(e, BadMessage):
+            message = str(e)  # already one line saying what was wrong
+        elif e is not None:
             message += f" ({type(e).__name__}: {' '.join(str(e).split())})"
         return f"penguin-lint lsp: {record.levelname.lower()}: {message}"
 
@@ -331,5 +335,6 @@ def serve() -> None:
     sys.stdout = sys.stderr
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_OneLine())
+    handler.addFilter(DropTraceback())
     logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
     make_server().start_io(stdin, stdout)

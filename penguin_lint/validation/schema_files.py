@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import List
+from typing import Iterable, List
 
 from penguin_lint.core.atomic import replace_file
 from penguin_lint.core.layout import FILE_KINDS
+from penguin_lint.core.outfile import OutputRefused, check_destination
 from penguin_lint.validation.schema import _load_schema_text
 
 
@@ -39,11 +40,20 @@ def folder() -> str:
     return os.path.join(here, "schemas")
 
 
-def write(dest: str) -> List[str]:
+def write(dest: str, roots: Iterable[str] = ()) -> List[str]:
     """Copy every schema into folder ``dest`` (made if missing); returns the
-    files written. A file there is replaced, never written through a link."""
-    if os.path.islink(dest):
+    files written. A file there is replaced, never written through a link:
+    inside ``roots`` (the repository) no folder on the way may be a link
+    either, as for ``--output``."""
+    # "dir/" names what the link leads to: islink() would say no
+    if os.path.islink(dest.rstrip("/" + os.sep) or dest):
         raise SchemaWriteError(f"{dest} is a symbolic link; give the folder itself")
+    for name in names():
+        try:
+            # each file's path walked as --output's is: a link on the way is refused
+            check_destination(os.path.join(dest, name), roots)
+        except OutputRefused as e:
+            raise SchemaWriteError(f"cannot write {e}") from None
     try:
         os.makedirs(dest, exist_ok=True)
     except OSError as e:
