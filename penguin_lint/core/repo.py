@@ -14,6 +14,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 from penguin_lint.core.config import Config, glob_roots
 from penguin_lint.core.layout import Layout, safe_segment
 from penguin_lint.loaders import load_file
+from penguin_lint.loaders.yaml_aliases import expand_aliases
 from penguin_lint.loaders.document import Document
 
 
@@ -25,6 +26,9 @@ def _plain_rel(rel: str) -> bool:
     if "/." not in "/" + rel:  # no segment starts with a dot: the common case
         return True
     return all(s not in (".", "..") for s in rel.split("/"))
+
+
+_HARBOR_KINDS = ("harbor_leaderboard", "harbor_rows")
 
 
 class Entry(NamedTuple):
@@ -184,6 +188,9 @@ class Repository:
             if self.is_file(rel):
                 self.loads += 1
                 doc = self._load(rel)
+                if doc.aliases is not None and (self.layout.classify_file(rel) or ("",))[0] in _HARBOR_KINDS:
+                    # Harbor reads its files with yaml.safe_load: aliases expanded
+                    expand_aliases(doc)
             self._docs[rel] = doc
         reads = self.reads
         if reads is not None and rel not in reads.files:
