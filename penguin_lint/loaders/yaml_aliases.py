@@ -48,7 +48,7 @@ class Refs:
         self.twice: List[tuple] = []
         # (name, parent container or None, key or index, node, start, end)
         self.aliases: List[list] = []
-        # id(mapping) -> [mapping, node, [(value, node, alias or None, key start)]]
+        # id(mapping) -> [mapping, node, [(value, node, alias or None, key start, value start)]]
         self.merges: Dict[int, list] = {}
         # the mapping whose '<<' key was just read: its value is a merge source
         self.pending: Optional[tuple] = None
@@ -87,15 +87,15 @@ def note(doc: Document, ev, value, node: int, parent, slot, is_alias: bool) -> N
         if first is not None:
             refs.twice.append((name, start, end, first[2]))
         refs.anchors[name] = (value, node, start, end)
-    note_value(doc, value, node, parent, slot, alias)
+    note_value(doc, value, node, parent, slot, alias, start)
 
 
-def note_value(doc: Document, value, node: int, parent, slot, alias=None) -> None:
+def note_value(doc: Document, value, node: int, parent, slot, alias=None, start: int = -1) -> None:
     """Any value placed in a mapping: the source of a merge when its key was ``<<``."""
     refs = doc.aliases
     if refs is None or refs.pending is None or slot != "<<" or refs.pending[0] != id(parent):
         return
-    refs.merges[id(parent)][2].append((value, node, alias, refs.pending[1]))
+    refs.merges[id(parent)][2].append((value, node, alias, refs.pending[1], start))
     refs.pending = None
 
 
@@ -164,28 +164,37 @@ def _put_aliases(refs: Refs, tree) -> None:
 
 
 def _merge(refs: Refs, tree) -> None:
-    """Merge as PyYAML's ``flatten_mapping``: the sources' pairs first (each
-    ``<<`` in order, a list's mappings last to first), then the mapping's
-    own keys, the later pair of a key winning."""
+    """Merge as PyYAML's ``flatten_mapping`` (6.0.4): the pairs of every
+    source (each ``<<`` in order, a list's mappings in order; a key written
+    once and merged twice counts once) and then the mapping's own, the later
+    pair of a key winning: its own keys win, then the later source."""
     records = list(refs.merges.values())
     # the key -> node maps, taken before any mapping changes
     kids = {id(rec[0]): dict(tree._kids_of(rec[1], rec[0])) if rec[1] >= 0 else None for rec in records}
-    done: set = set()
+    # id(flattened mapping) -> {key: id of the mapping the key is written in}
+    origins: Dict[int, dict] = {}
 
     def flatten(rec, active):
         mapping, node, sources = rec
-        key = id(mapping)
-        if key in done:
+        mid = id(mapping)
+        if mid in origins:
             return
-        if key in active:
+        if mid in active:
             start = sources[0][3] if sources else tree.start[node]
             raise _Refused("PL003", "merge key '<<' merges a mapping into itself", start, start + 2)
-        active.add(key)
-        pairs = []  # (key, value, node)
-        for value, snode, alias, kstart in sources:
+        active.add(mid)
+        pairs = []  # (key, value, node, origin)
+        seen = set()
+        for value, snode, alias, kstart, vstart in sources:
+            if alias is not None:  # noted before it was expanded
+                value = refs.anchors[alias[0]][0]
+            if snode >= 0 and tree.start[snode] != vstart:
+                # a later '<<' of the mapping took this node: its keys are
+                # placed at the mapping
+                snode = -1
             items = value if isinstance(value, list) else [value]
-            item_nodes = list(tree.children(snode)) if isinstance(value, list) and alias is None else []
-            chunks = []
+            item_nodes = list(tree.children(snode)) if isinstance(value, list) and alias is None \
+                and snode >= 0 else []
             for i, item in enumerate(items):
                 if not isinstance(item, dict):
                     raise _Refused("PL001", "'<<' merges a mapping or a list of mappings, not "
@@ -194,25 +203,30 @@ def _merge(refs: Refs, tree) -> None:
                 inner = refs.merges.get(id(item))
                 if inner is not None:
                     flatten(inner, active)
+                written = origins.get(id(item), {})
+                # an alias's node has no children: what it merges is placed at it
                 inode = item_nodes[i] if i < len(item_nodes) else snode
-                chunks.append([(k, v, _kid(tree, inode, item, k)) for k, v in item.items()])
-            for chunk in reversed(chunks):
-                pairs.extend(chunk)
-        own = kids[key]
+                inline = alias is None and (i < len(item_nodes) or not isinstance(value, list))
+                for k, v in item.items():
+                    origin = (written.get(k, id(item)), k)
+                    if origin not in seen:
+                        seen.add(origin)
+                        pairs.append((k, v, _kid(tree, inode, item, k) if inline else inode, origin[0]))
+        own = kids[mid]
         for k, v in mapping.items():
             if k != "<<":
-                pairs.append((k, v, own.get(k, -1) if own is not None else -1))
+                pairs.append((k, v, own.get(k, -1) if own is not None else -1, mid))
         merged: Dict[Any, Any] = {}
         where: Dict[Any, int] = {}
-        for k, v, n in pairs:
-            merged[k] = v
-            where[k] = n
+        written = {}
+        for k, v, n, origin in pairs:
+            merged[k], where[k], written[k] = v, n, origin
         mapping.clear()
         mapping.update(merged)
         if node >= 0:
             tree._kids[node] = {k: n for k, n in where.items() if n >= 0}
-        active.discard(key)
-        done.add(key)
+        active.discard(mid)
+        origins[mid] = written
 
     for rec in records:
         flatten(rec, set())
