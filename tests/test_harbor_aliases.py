@@ -195,3 +195,19 @@ def test_alias_in_penguinharness_data_file_is_still_pl003(repo):
     run = lint(repo({board: text}, base={}), board)
     pl003 = [(f["code"], f["path"], f["line"]) for f in run.findings if f["code"] == "PL003"]
     assert pl003 == [("PL003", board, 2), ("PL003", board, 3)]
+
+
+def test_files_given_as_harbor_files_expand_aliases(repo):
+    rows = SHARED_LINK_ROWS.replace("      agent_link: {url", "      agent_link: &a {url").replace(
+        'model_link: {url: "https://example.org/model", label: Model}', "model_link: *a")
+    root = repo({"boards/main.yaml": SHARED_LINK_DEF, "results/rows.yaml": rows}, base={})
+    run = lint(root, "--kind", "harbor_rows", "--definition", str(root / "boards/main.yaml"),
+               str(root / "results/rows.yaml"))
+    assert codes(run) == []
+    bad = rows.replace("label: Terminus}", 'label: ""}')
+    root = repo({"boards/main.yaml": SHARED_LINK_DEF, "results/rows.yaml": bad}, base={})
+    run = lint(root, "--kind", "harbor_rows", "--definition", str(root / "boards/main.yaml"),
+               str(root / "results/rows.yaml"))
+    # the anchored value, and the alias that repeats it
+    assert codes(run) == [("PL605", "results/rows.yaml", line_of(bad, "agent_link: &a")),
+                          ("PL605", "results/rows.yaml", line_of(bad, "model_link: *a"))]

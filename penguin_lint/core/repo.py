@@ -91,6 +91,8 @@ class Repository:
         self.reads: Optional[ReadLog] = None
         #: the run's cache folder when it lies in the repository: never walked
         self.cache_rel: Optional[str] = None
+        #: path -> kind given with --kind (set by the engine)
+        self.forced_kinds: Dict[str, str] = {}
 
     # -- listing -------------------------------------------------------------
     def entries(self, rel: str) -> Optional[Dict[str, Entry]]:
@@ -188,7 +190,7 @@ class Repository:
             if self.is_file(rel):
                 self.loads += 1
                 doc = self._load(rel)
-                if doc.aliases is not None and (self.layout.classify_file(rel) or ("",))[0] in _HARBOR_KINDS:
+                if doc.aliases is not None and self.is_harbor_file(rel):
                     # Harbor reads its files with yaml.safe_load: aliases expanded
                     expand_aliases(doc)
             self._docs[rel] = doc
@@ -197,6 +199,10 @@ class Repository:
             # rules load the same file many times: only the first is noted
             reads.note_doc(rel, doc)
         return doc
+
+    def is_harbor_file(self, rel: str) -> bool:
+        kind = self.forced_kinds.get(rel) or (self.layout.classify_file(rel) or ("",))[0]
+        return kind in _HARBOR_KINDS
 
     def _load(self, rel: str) -> Document:
         return load_file(os.path.join(self._root_str, rel), rel, self.config.size_limit)
