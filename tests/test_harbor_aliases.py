@@ -211,3 +211,15 @@ def test_files_given_as_harbor_files_expand_aliases(repo):
     # the anchored value, and the alias that repeats it
     assert codes(run) == [("PL605", "results/rows.yaml", line_of(bad, "agent_link: &a")),
                           ("PL605", "results/rows.yaml", line_of(bad, "model_link: *a"))]
+
+
+def test_aliases_nesting_past_the_depth_limit_in_harbor_file(repo):
+    # nine anchors, each eight levels around the one before: 72 levels, each alias within bounds
+    deep = ["  d0: &d0 [[[[[[[[1]]]]]]]]\n"] + [f"  d{i}: &d{i} [[[[[[[[*d{i - 1}]]]]]]]]\n" for i in range(1, 9)]
+    definition = SHARED_LINK_DEF.replace("metrics_schema:\n", "x-deep:\n" + "".join(deep) + "metrics_schema:\n", 1)
+    started = time.monotonic()
+    run = lint(repo({DEF: definition, ROWS: SHARED_LINK_ROWS}, base={}), "--all")
+    assert time.monotonic() - started < 20
+    found = [(f["code"], f["line"], f["message"]) for f in run.findings if f["path"] == DEF]
+    assert found == [("PL003", line_of(definition, "d8: &d8"),
+                      "expanded, the file nests deeper than 64 levels")]

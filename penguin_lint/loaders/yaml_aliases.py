@@ -272,7 +272,8 @@ def _size(value, memo, name, start, end) -> tuple:
     if id(value) in memo:
         return memo[id(value)]
     active = {id(value)}
-    stack = [(value, iter(value.values() if isinstance(value, dict) else value), [1, 0])]
+    # [values, levels of containers]: a mapping of scalars is one level
+    stack = [(value, iter(value.values() if isinstance(value, dict) else value), [1, 1])]
     while stack:
         _container, it, acc = stack[-1]
         for child in it:
@@ -286,7 +287,7 @@ def _size(value, memo, name, start, end) -> tuple:
                                    if name else "a value refers to a value that contains it",
                                    start, end, "Harbor's rows and schemas are JSON, which has no cycles")
                 active.add(id(child))
-                stack.append((child, iter(child.values() if isinstance(child, dict) else child), [1, 0]))
+                stack.append((child, iter(child.values() if isinstance(child, dict) else child), [1, 1]))
                 break
             acc[0] = min(acc[0] + got[0], MAX_VALUES + 1)
             acc[1] = max(acc[1], got[1] + 1)
