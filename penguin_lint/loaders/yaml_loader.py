@@ -247,7 +247,7 @@ def load_yaml_events(text: str, path: str) -> Document:
                     frame[5] = node
                     if frame[2]:
                         frame[4][key] = node
-            if ev.anchor is not None or doc.aliases is not None:
+            if ev.anchor is not None or (doc.aliases is not None and doc.aliases.pending is not None):
                 # where anchors, aliases and merge sources are, for a Harbor
                 # file to expand them (yaml_aliases.py)
                 if stack:
