@@ -14,6 +14,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 from penguin_lint.core.config import Config, glob_roots
 from penguin_lint.core.layout import Layout, safe_segment
 from penguin_lint.loaders import load_file
+from penguin_lint.loaders.yaml_aliases import expand_aliases
 from penguin_lint.loaders.document import Document
 
 
@@ -25,6 +26,9 @@ def _plain_rel(rel: str) -> bool:
     if "/." not in "/" + rel:  # no segment starts with a dot: the common case
         return True
     return all(s not in (".", "..") for s in rel.split("/"))
+
+
+_HARBOR_KINDS = ("harbor_leaderboard", "harbor_rows")
 
 
 class Entry(NamedTuple):
@@ -87,6 +91,8 @@ class Repository:
         self.reads: Optional[ReadLog] = None
         #: the run's cache folder when it lies in the repository: never walked
         self.cache_rel: Optional[str] = None
+        #: path -> kind given with --kind (set by the engine)
+        self.forced_kinds: Dict[str, str] = {}
 
     # -- listing -------------------------------------------------------------
     def entries(self, rel: str) -> Optional[Dict[str, Entry]]:
@@ -184,12 +190,19 @@ class Repository:
             if self.is_file(rel):
                 self.loads += 1
                 doc = self._load(rel)
+                if doc.aliases is not None and self.is_harbor_file(rel):
+                    # Harbor reads its files with yaml.safe_load: aliases expanded
+                    expand_aliases(doc)
             self._docs[rel] = doc
         reads = self.reads
         if reads is not None and rel not in reads.files:
             # rules load the same file many times: only the first is noted
             reads.note_doc(rel, doc)
         return doc
+
+    def is_harbor_file(self, rel: str) -> bool:
+        kind = self.forced_kinds.get(rel) or (self.layout.classify_file(rel) or ("",))[0]
+        return kind in _HARBOR_KINDS
 
     def _load(self, rel: str) -> Document:
         return load_file(os.path.join(self._root_str, rel), rel, self.config.size_limit)

@@ -61,6 +61,8 @@ class Engine:
                 self.by_kind.setdefault(k, []).append(r)
         # path -> kind given with --kind for command-line files
         self.forced_kinds: Dict[str, str] = dict(forced_kinds or {})
+        # the repository reads a file given as a Harbor file as Harbor does
+        repo.forced_kinds = self.forced_kinds
         # the Scope of a run that reviews a change against a base: the
         # suppressions the change adds do not apply in it
         self._review = None

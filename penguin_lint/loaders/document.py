@@ -39,7 +39,7 @@ class Document:
     __slots__ = (
         "path", "fmt", "data", "parsed", "problems", "_values", "_keys",
         "implicit", "text", "nonfinite", "_counts", "_dropped", "_tree",
-        "directives", "content_id", "file_stat",
+        "directives", "content_id", "file_stat", "aliases",
         # its positions and implicit types refer back to it by a weak
         # reference: a cycle would outlive its unit (the CLI runs with the
         # cyclic collector off), and every document of a run would add up
@@ -72,6 +72,9 @@ class Document:
         # from the fstat of the read; the cache names the file by them
         self.content_id: Optional[str] = None
         self.file_stat: Optional[tuple] = None
+        # YAML: where anchors, aliases and merge keys are, for a Harbor file
+        # to expand them (loaders/yaml_aliases.py); None when there are none
+        self.aliases = None
 
     # -- problems ----------------------------------------------------------
     def add(self, problem: Problem) -> None:

@@ -126,6 +126,10 @@ class PositionTree:
             child = nxt[child]
 
     def _kids_of(self, node: int, container):
+        if self.first[node] == -1 and node not in self._kids:
+            # no children (a scalar, an empty collection, or an alias a Harbor
+            # file expanded: the same node stands for values of every type)
+            return {} if isinstance(container, dict) else []
         kids = self._kids.get(node)
         if kids is None:
             ids = list(self.children(node))

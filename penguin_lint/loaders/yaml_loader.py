@@ -21,7 +21,7 @@ from yaml.events import (
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import MAX_CONTAINERS, MAX_DEPTH, MAX_VALUES, Document, too_big
-from penguin_lint.loaders import yaml_fast as _fast
+from penguin_lint.loaders import yaml_aliases as _aliases, yaml_fast as _fast
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
 from penguin_lint.loaders.yaml11 import (
     FLOAT, INF, INT, MERGE, NUMERIC_START, NUMERIC_TEXT, SAFE_TAGS, STR, TYPED,
@@ -87,6 +87,7 @@ def load_yaml_events(text: str, path: str) -> Document:
                         if ev.value == "<<" and not ev.style:
                             problem("PL003", "merge key '<<' in a data file", ev,
                                     "write the merged keys out")
+                            _aliases.note_merge_key(doc, frame[0], frame[1], ev.start_mark.index)
                         frame[3] = (ev.value, ev.start_mark.index, ev.end_mark.index)
                         continue
                 if ev.anchor is not None:
@@ -203,6 +204,9 @@ def load_yaml_events(text: str, path: str) -> Document:
                         if tag == MERGE and plain:
                             problem("PL003", "merge key '<<' in a data file", ev,
                                     "write the merged keys out")
+                            _aliases.note_merge_key(doc, frame[0], frame[1], start)
+                        elif ev.anchor is not None:
+                            _aliases.note(doc, ev, value, -1, None, None, False)
                         frame[3] = (ev.value, start, end)
                         continue
                     key, ks, ke = frame[3]
@@ -243,6 +247,14 @@ def load_yaml_events(text: str, path: str) -> Document:
                     frame[5] = node
                     if frame[2]:
                         frame[4][key] = node
+            if ev.anchor is not None or (doc.aliases is not None and doc.aliases.pending is not None):
+                # where anchors, aliases and merge sources are, for a Harbor
+                # file to expand them (yaml_aliases.py)
+                if stack:
+                    _aliases.note(doc, ev, value, node, frame[0], key if frame[2] else len(frame[0]) - 1,
+                                  cls is AliasEvent)
+                else:
+                    _aliases.note(doc, ev, value, node, None, None, cls is AliasEvent)
             if cls is ScalarEvent:
                 if node >= 0 and (tag == FLOAT and value != value or value in (INF, -INF) or too_big(value)):
                     doc.nonfinite.append(vpath)

@@ -17,6 +17,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 # jsonschema and referencing are imported where a Harbor file is checked, so
 # that runs without Harbor files never load them.
 
+from penguin_lint.loaders.yaml_aliases import expand_aliases
 from penguin_lint.validation import patterns, schema_cost
 from penguin_lint.validation.formats import make_format_checker
 from penguin_lint.validation.schema import dotted, show
@@ -182,6 +183,10 @@ def compiled(ctx, def_path: str) -> Optional[Dict[str, Section]]:
     definition however many rows files (and PL604) ask."""
     key = ("harbor-row-schemas", def_path)
     if key not in ctx.cache:
+        named = ctx.doc(def_path)
+        if named is not None:
+            # a definition named with --definition is a Harbor file, whatever its path
+            expand_aliases(named)
         doc = ctx.valid_doc(def_path)
         ctx.cache[key] = None if doc is None else {
             section: _compile(name, doc.data[name] if name in doc.data else {})

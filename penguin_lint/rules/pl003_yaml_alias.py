@@ -5,12 +5,23 @@ from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
 class YamlAlias(ProblemRule):
     """Anchors and aliases make a reviewer read one thing while the loader sees
     another, and a few hundred bytes of them can expand to billions of nodes.
-    penguin-lint never expands them; write values out instead.
+    In a PenguinHarness data file penguin-lint never expands them; write
+    values out instead.
+
+    Harbor files (a Harbor Hub leaderboard definition or rows file) are read
+    as Harbor reads them, with ``yaml.safe_load``: anchors, aliases and
+    ``<<`` merge keys are expanded there, and the expanded data is checked (a
+    finding in a value reached through an alias is placed at the alias).
+    In them PL003 reports only what cannot be expanded: an alias that would
+    make the file hold more than 1,000,000 values or nest deeper than 64
+    levels (a "billion laughs"), a value that contains itself, or more than
+    100,000 aliases. An alias naming no anchor, an anchor defined twice and a
+    ``<<`` of a scalar are PL001 there, since ``yaml.safe_load`` refuses them.
     """
 
     code = "PL003"
     name = "yaml-alias"
-    summary = 'anchors, aliases, merge keys or %YAML/%TAG directives in a data file'
+    summary = 'anchors, aliases, merge keys or %YAML/%TAG directives in a data file (Harbor files expand them, bounded)'
     source = "load"
     kinds = DATA_FILE_KINDS
     bad = ('leaderboard.yaml', 'author: &a {name: Lab}\nvalues:\n  - <<: *a\n')
