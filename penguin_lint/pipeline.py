@@ -19,7 +19,7 @@ from penguin_lint.core.config import CONFIG_FILE, Config, ConfigError, load_conf
 from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.core.repo import Repository
 from penguin_lint.engine.result import Result
-from penguin_lint.pr.git import GitError
+from penguin_lint.pr.git import GitError, gitlinks_below
 from penguin_lint.rules import all_rules, rule_codes
 
 
@@ -303,6 +303,9 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
     engine = Engine(repo, config, rules, forced_kinds=forced, suppress=suppress)
     if index_tree is not None:
         engine.ctx.gitlinks = set(index_tree.gitlinks)
+    elif not (all_ or diff_mode or req.stdin_filename):  # a path run: its folders' submodules
+        engine.ctx.gitlinks = gitlinks_below(root, [r for p in rel_paths if p == "" or not repo.is_file(p)
+                                                    for r in ([p] if p else repo.walk_roots())])
     if req.definition is not None:
         drel = _relative(req.definition, cwd, root)
         if drel is None or repo.entry(drel) is None:
@@ -421,7 +424,8 @@ def _checked_paths(paths, cwd: Path, root: Path, repo, kind, deleted=frozenset()
             rel = _relative(p, root, root)
         if rel is None:
             raise PenguinLintError(f"path is outside the repository {root}: {p}")
-        if rel and repo.entry(rel) is None and not os.path.lexists(root / rel) and rel not in deleted:
+        if rel and repo.entry(rel) is None and not os.path.lexists(root / rel) and rel not in deleted \
+                and rel not in gitlinks_below(root, [rel]):  # a submodule not in the work tree: PL007
             raise PenguinLintError(f"no such file or folder: {p}")
         rel_paths.append(rel)
     forced = {p: kind for p in rel_paths} if kind else {}

@@ -425,12 +425,21 @@ def gitlinks_among(root: Path, paths: Sequence[str]) -> Set[str]:
     batch: List[str] = []
     size = 0
     for i, p in enumerate(paths):
-        batch.append(f":(literal){p}")
+        batch.append(f":(literal){p or '.'}")  # "" is the root itself
         size += len(p) + 11
         if size > 100_000 or i == len(paths) - 1:
             found.update(_ls_gitlinks(root, batch))
             batch, size = [], 0
     return found
+
+
+def gitlinks_below(root: Path, folders: Sequence[str]) -> Set[str]:
+    """The gitlinks at or below ``folders`` (root-relative; ``""`` is the
+    root), for a path run: a submodule the work tree lacks is seen by no walk,
+    git alone knows of it. Nothing outside a git work tree."""
+    if not folders or not in_work_tree(root):
+        return set()
+    return gitlinks_among(root, sorted(set(folders)))
 
 
 def _ls_gitlinks(root: Path, specs: List[str]) -> Set[str]:
