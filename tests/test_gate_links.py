@@ -119,9 +119,10 @@ def test_all_reports_gitlinks_left_as_empty_folders_and_asks_git_once(tmp_path, 
             assert [(f["code"], f["path"], f["line"]) for f in run.findings] == [
                 ("PL007", LB2, None), ("PL007", VENDORED, None)]
             assert run.findings[0]["message"].startswith("nested git repository (a submodule)")
-    # one question per run, over the layout's top folders (from the cache too)
+    # one question per run, over the layout's top folders; a warm run whose
+    # index git has not rewritten since takes the answer the cache kept
     calls = [c for c in log.read_text().splitlines() if " ls-files -s " in c]
-    assert len(calls) == 3, calls
+    assert len(calls) == 2, calls
     assert all(c.endswith("ls-files -s -z -- :(literal)packages :(literal)experiments :(literal)leaderboards")
                for c in calls), calls
     # a folder made by hand is not a gitlink: no PL007
@@ -162,5 +163,11 @@ def test_a_submodule_absent_from_the_work_tree_is_pl007_in_every_mode(tmp_path):
     text = lint(root, "--diff-base", "main", fmt="text")
     assert "All checks passed" not in text.output
     assert text.output.startswith(f"{SUB}: PL007 nested git repository (a submodule)"), text.output
+    # a warm run keeps the answer while the index is the same, and asks again once git rewrote it
+    other = "experiments/lb/exp-9"
+    assert lint(root, "--all").at("PL007") == [(SUB, None)]
+    git(root, "update-index", "--add", "--cacheinfo", f"160000,{'2' * 40},{other}")
+    assert lint(root, "--all").at("PL007") == [(other, None), (SUB, None)]
+    git(root, "rm", "-q", "--cached", other)
     # a file named alone asks nothing of the folders around it
     assert lint(root, str(root / "packages/bench-a/CASE-001-one/task_config.toml")).code == 0

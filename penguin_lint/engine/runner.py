@@ -15,6 +15,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 from penguin_lint.core.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.engine.context import Context
 from penguin_lint.engine.finding_cap import Collector, cap_findings
+from penguin_lint.engine.gitlinks import gitlink_findings
 from penguin_lint.engine.result import Result
 from penguin_lint.findings import Finding
 from penguin_lint.pr.blame import Change, Scope
@@ -212,9 +213,9 @@ class Engine:
             empty.update(unit_empty)
             if cache is not None:
                 cache.store(r[4], unit_findings, unit_files, r[5], avoid)
-        if shard is None or shard.takes_top or empty:
-            # in one shard only, a submodule absent from the work tree
-            findings.add(self._gitlink_findings(empty, absent=shard is None or shard.takes_top))
+        if shard is None or shard.takes_top or empty:  # absent submodules: in one shard only
+            findings.add(gitlink_findings(self, empty, absent=shard is None or shard.takes_top,
+                                          memo_dir=cache.dir if cache is not None else None))
         result = self._finish(findings.findings(), files, more=findings.more)
         result.loads = loads
         if shard is not None:
@@ -237,31 +238,6 @@ class Engine:
         finally:
             self.repo.reads = None
         return unit_findings, files, loads, empty, unit, cache.inputs(reads)
-
-    def _gitlink_findings(self, empty: Set[str], absent: bool = False) -> List[Finding]:
-        """PL007 for the gitlinks (submodules) no walk can see into: those
-        whose folder is one of the ``empty`` folders (actions/checkout leaves
-        a submodule so) and, with ``absent``, those with no folder in the
-        work tree at all. Git alone knows them: one read-only ``git
-        ls-files`` over the walked top folders (a tenth of a second for
-        100,000 entries)."""
-        rule = next((r for r in self.rules if r.code == "PL007"), None)
-        if rule is None or not (empty or absent):
-            return []
-        from penguin_lint.pr.git import gitlinks_among, in_work_tree
-
-        if not in_work_tree(self.repo.root):
-            return []
-        roots = [r for r in self.repo.walk_roots() if self.repo.is_dir(r) or r == ""]
-        found = gitlinks_among(self.repo.root, roots) if roots else set()
-        links = {p for p in found if p in empty or (absent and not os.path.lexists(self.repo.root / p))}
-        if not links:
-            return []
-        self.ctx.gitlinks = self.ctx.gitlinks | links
-        out: List[Finding] = []
-        for path in sorted(links):
-            out.extend(f for f in rule.check(self.subject(path, True), self.ctx) if f.path == path)
-        return out
 
     def _top_subjects(self, units: List["Unit"]) -> Iterable[Subject]:
         """The subjects above the units (repository, top folders and files
@@ -427,6 +403,7 @@ class Engine:
                         s, change, repo.layout, repo, scope.base.repo))
         findings = Collector()  # capped as subjects finish, as in run_all
         files = dependent_files = 0
+        unchecked: List[str] = []
         unit = None
         self._review = scope if scope.base is not None else None
         for path in sorted(subjects):
@@ -439,9 +416,13 @@ class Engine:
                 files += 1
                 dependent_files += path not in own
             elif not s.is_dir and path in own:
-                # A file of no data kind that the change holds (a package's
-                # scoreboard.yaml) is judged too: it counts as checked.
-                files += 1
+                # A file of no data kind that the change holds is judged with
+                # its folder and counts as checked, unless it is a data file
+                # nothing parses (summary.yml): that is said, not counted.
+                if repo.layout.unread_data_file(path):
+                    unchecked.append(path)
+                else:
+                    files += 1
             # Every finding of a subject the change touches, holds or affects
             # is a candidate; scope decides which the change is blamed for.
             candidates = [
@@ -458,6 +439,7 @@ class Engine:
                               more=findings.more)
         self._review = None
         result.touched = frozenset(change.paths)
+        result.unchecked = unchecked
         result.dependents = dependent_files
         result.hidden = scope.hidden
         result.base_loads = scope.base.repo.loads if scope.base is not None else 0

@@ -433,13 +433,15 @@ def gitlinks_among(root: Path, paths: Sequence[str]) -> Set[str]:
     return found
 
 
-def gitlinks_below(root: Path, folders: Sequence[str]) -> Set[str]:
-    """The gitlinks at or below ``folders`` (root-relative; ``""`` is the
-    root), for a path run: a submodule the work tree lacks is seen by no walk,
-    git alone knows of it. Nothing outside a git work tree."""
+def gitlinks_below(root: Path, repo, paths: Sequence[str]) -> Set[str]:
+    """The gitlinks at or below the command-line ``paths`` (root-relative;
+    ``""`` is the layout's top folders) that are not files, for a path run: a
+    submodule the work tree lacks is seen by no walk, git alone knows of it.
+    Nothing outside a git work tree."""
+    folders = {r for p in paths if p == "" or not repo.is_file(p) for r in ([p] if p else repo.walk_roots())}
     if not folders or not in_work_tree(root):
         return set()
-    return gitlinks_among(root, sorted(set(folders)))
+    return gitlinks_among(root, sorted(folders))
 
 
 def _ls_gitlinks(root: Path, specs: List[str]) -> Set[str]:
