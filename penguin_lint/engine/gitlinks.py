@@ -25,7 +25,7 @@ def gitlink_findings(engine, empty: Set[str], absent: bool = False, memo_dir: Op
     rule = next((r for r in engine.rules if r.code == "PL007"), None)
     if rule is None or not (empty or absent):
         return []
-    from penguin_lint.pr.git import gitlinks_among, in_work_tree
+    from penguin_lint.pr.git import GitError, gitlinks_among, in_work_tree
 
     root = engine.repo.root
     if not in_work_tree(root):
@@ -34,7 +34,12 @@ def gitlink_findings(engine, empty: Set[str], absent: bool = False, memo_dir: Op
     stamp = _index_stamp(root, roots)
     found = _remembered(memo_dir, stamp)
     if found is None:
-        found = gitlinks_among(root, roots) if roots else set()
+        try:
+            found = gitlinks_among(root, roots) if roots else set()
+        except GitError:
+            if empty:
+                raise  # an empty folder git cannot tell from a submodule: said, as before
+            return []  # a '.git' that is no repository (or no git): nothing git tracks
         _remember(memo_dir, stamp, found)
     links = {p for p in found if p in empty or (absent and not os.path.lexists(root / p))}
     if not links:
