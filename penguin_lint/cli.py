@@ -153,7 +153,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     finally:
         if output:
             stream.close()
-    failed = result.errors > 0 or (strict and result.warnings > 0)
+    failed = result.errors > 0 or (strict and result.warnings > 0) or result.nothing_checked
     raise click.exceptions.Exit(EXIT_FINDINGS if failed else EXIT_OK)
 
 
@@ -407,7 +407,7 @@ def merge_cmd(reports, fmt, strict, color, output):
     finally:
         if output:
             stream.close()
-    failed = result.errors > 0 or (strict and result.warnings > 0)
+    failed = result.errors > 0 or (strict and result.warnings > 0) or result.nothing_checked
     raise click.exceptions.Exit(EXIT_FINDINGS if failed else EXIT_OK)
 
 

@@ -17,9 +17,9 @@ from typing import Callable, List, Mapping, Optional, Sequence
 
 from penguin_lint.core.config import CONFIG_FILE, Config, ConfigError, load_config, parse_config, rule_list
 from penguin_lint.core.layout import FILE_KINDS
-from penguin_lint.core.repo import Repository
+from penguin_lint.core.repo import Repository, unjudged
 from penguin_lint.engine.result import Result
-from penguin_lint.pr.git import GitError
+from penguin_lint.pr.git import GitError, gitlinks_below
 from penguin_lint.rules import all_rules, rule_codes
 
 
@@ -303,6 +303,8 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
     engine = Engine(repo, config, rules, forced_kinds=forced, suppress=suppress)
     if index_tree is not None:
         engine.ctx.gitlinks = set(index_tree.gitlinks)
+    elif not (all_ or diff_mode or req.stdin_filename):  # a path run: its folders' submodules
+        engine.ctx.gitlinks = gitlinks_below(root, repo, rel_paths)
     if req.definition is not None:
         drel = _relative(req.definition, cwd, root)
         if drel is None or repo.entry(drel) is None:
@@ -421,13 +423,14 @@ def _checked_paths(paths, cwd: Path, root: Path, repo, kind, deleted=frozenset()
             rel = _relative(p, root, root)
         if rel is None:
             raise PenguinLintError(f"path is outside the repository {root}: {p}")
-        if rel and repo.entry(rel) is None and not os.path.lexists(root / rel) and rel not in deleted:
+        if rel and repo.entry(rel) is None and not os.path.lexists(root / rel) and rel not in deleted \
+                and rel not in gitlinks_below(root, repo, [rel]):  # a submodule not in the work tree: PL007
             raise PenguinLintError(f"no such file or folder: {p}")
         rel_paths.append(rel)
     forced = {p: kind for p in rel_paths} if kind else {}
     for p, rel in zip(paths, rel_paths):
         if not kind:
-            what = _unjudged(repo, rel)
+            what = unjudged(repo, rel)
             if what is not None:
                 # not a green check on nothing: a path no check would read
                 raise PenguinLintError(f"{p}: {what}: nothing to lint (give --kind KIND, or a [kinds] glob in "
@@ -775,27 +778,6 @@ def _layout_present(root: Path, repo, base_tree=None) -> bool:
         base = BaseRepository(base_tree, root, repo.config)
         return any(base.is_dir(t) for t in tops)
     return False
-
-
-def _unjudged(repo, rel: str) -> Optional[str]:
-    """Why no check would read the command-line path ``rel``, or None when
-    some would."""
-    entry = repo.entry(rel) if rel else None
-    if entry is None or rel == CONFIG_FILE:
-        return None  # the root, a deleted path (the change is judged) or the configuration
-    tops = repo.walk_roots()
-    if any(t == "" or rel == t or rel.startswith(t + "/") for t in tops):
-        return None  # in the layout
-    folders = ", ".join(t + "/" for t in tops)
-    if entry.is_dir:
-        if any(t.startswith(rel + "/") for t in tops):
-            return None  # holds the layout
-        if any(e.is_file and repo.layout.classify_file(sub) is not None for sub, e in repo.walk(rel)):
-            return None
-        return f"no file of a known kind in this folder (outside {folders})"
-    if repo.layout.classify_file(rel) is not None:
-        return None
-    return f"of no known kind (outside {folders})"
 
 
 def tree_file(tree, rel: str) -> Optional[bytes]:

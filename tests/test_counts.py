@@ -41,7 +41,7 @@ def test_attempt_beyond_one_attempt_is_singular(repo):
     assert f["message"].startswith("attempt-2.yaml is beyond the 1 attempt of this phase (")
 
 
-def test_a_commit_of_scoreboard_yaml_counts_the_file_it_judged(repo, git_env):
+def test_a_commit_of_scoreboard_yaml_judges_it_and_says_nothing_parsed_it(repo, git_env):
     root = repo({})
     git = lambda *a: subprocess.run(["git", *a], cwd=root, check=True, capture_output=True)  # noqa: E731
     git("init", "-q", "-b", "main")
@@ -56,7 +56,10 @@ def test_a_commit_of_scoreboard_yaml_counts_the_file_it_judged(repo, git_env):
     finally:
         os.chdir(cwd)
     assert "PL007" in run.output
-    assert run.output.splitlines()[-1].startswith("Found 1 error, 0 warnings (1 file checked against HEAD (")
+    # judged by its name, never parsed: not counted as a file checked
+    last = run.output.splitlines()[-1]
+    assert last.startswith("Found 1 error, 0 warnings, nothing checked (0 files checked against HEAD ("), last
+    assert last.endswith("; not checked, no file the harness reads: packages/bench-a/scoreboard.yaml)."), last
 
 
 def test_one_value_before_the_limit_is_singular(repo, monkeypatch):

@@ -1,6 +1,6 @@
 """What a pull request hides behind git's other entries is still judged: a
 layout top folder swapped for a symbolic link (diff runs) and a submodule
-whose folder is left empty (--all)."""
+whose folder is left empty or absent from the work tree (every mode)."""
 from __future__ import annotations
 
 import os
@@ -102,10 +102,10 @@ def test_all_reports_gitlinks_left_as_empty_folders_and_asks_git_once(tmp_path, 
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "base")
     log = fake_git(tmp_path, monkeypatch)
-    # no empty folder: --all starts no git at all
+    # no submodule: one question, and a pass
     clean = lint(root, "--all", "--no-cache")
     assert clean.code == 0, clean.output + clean.stderr
-    assert log.read_text() == ""
+    assert len(log.read_text().splitlines()) == 1
     sha = git(root, "rev-parse", "HEAD").strip()
     for path in (LB2, VENDORED):
         git(root, "update-index", "--add", "--cacheinfo", f"160000,{sha},{path}")
@@ -119,11 +119,55 @@ def test_all_reports_gitlinks_left_as_empty_folders_and_asks_git_once(tmp_path, 
             assert [(f["code"], f["path"], f["line"]) for f in run.findings] == [
                 ("PL007", LB2, None), ("PL007", VENDORED, None)]
             assert run.findings[0]["message"].startswith("nested git repository (a submodule)")
-    # one question per run, both folders in it (the cache asks its own)
+    # one question per run, over the layout's top folders; a warm run whose
+    # index git has not rewritten since takes the answer the cache kept
     calls = [c for c in log.read_text().splitlines() if " ls-files -s " in c]
-    assert len(calls) == 3, calls
-    assert all(c.endswith(f"ls-files -s -z -- :(literal){LB2} :(literal){VENDORED}") for c in calls), calls
+    assert len(calls) == 2, calls
+    assert all(c.endswith("ls-files -s -z -- :(literal)packages :(literal)experiments :(literal)leaderboards")
+               for c in calls), calls
     # a folder made by hand is not a gitlink: no PL007
     (root / "leaderboards/empty").mkdir()
     assert (LB2, None) in lint(root, "--all", "--no-cache").at("PL007")
     assert ("leaderboards/empty", None) not in lint(root, "--all", "--no-cache").at("PL007")
+
+
+# -- 3. a submodule whose folder is absent from the work tree --------------------------
+
+SUB = "packages/bench-a/CASE-003-sub"
+
+
+def absent_submodule_repo(tmp_path):
+    """A repository whose branch adds a gitlink and no folder for it."""
+    root = write_repo(tmp_path / "r", dict(VALID))
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    git(root, "update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},{SUB}")
+    assert not (root / SUB).exists()
+    return root
+
+
+def test_a_submodule_absent_from_the_work_tree_is_pl007_in_every_mode(tmp_path):
+    root = absent_submodule_repo(tmp_path)
+    staged = lint(root, "--staged")
+    assert staged.code == 1 and staged.at("PL007") == [(SUB, None)], staged.output
+    assert staged.at("PL205") == []  # its files are PL007's matter, not missing files
+    git(root, "commit", "-q", "-m", "a task as a submodule")
+    for args in (("--diff-base", "main"), ("--all", "--no-cache"), ("--all",), (str(root / SUB),), (str(root / "packages/bench-a"),),
+                 (str(root),), (str(root / "packages"),)):
+        run = lint(root, *args)
+        assert run.code == 1, (args, run.output, run.stderr)
+        assert run.at("PL007") == [(SUB, None)], (args, run.output)
+        assert run.at("PL205") == [], (args, run.output)
+    text = lint(root, "--diff-base", "main", fmt="text")
+    assert "All checks passed" not in text.output
+    assert text.output.startswith(f"{SUB}: PL007 nested git repository (a submodule)"), text.output
+    # a warm run keeps the answer while the index is the same, and asks again once git rewrote it
+    other = "experiments/lb/exp-9"
+    assert lint(root, "--all").at("PL007") == [(SUB, None)]
+    git(root, "update-index", "--add", "--cacheinfo", f"160000,{'2' * 40},{other}")
+    assert lint(root, "--all").at("PL007") == [(other, None), (SUB, None)]
+    git(root, "rm", "-q", "--cached", other)
+    # a file named alone asks nothing of the folders around it
+    assert lint(root, str(root / "packages/bench-a/CASE-001-one/task_config.toml")).code == 0

@@ -247,3 +247,49 @@ def test_nothing_staged_is_said_not_passed_as_checked(staged_repo):
     assert r.code == 0 and "All checks passed" not in r.output
     assert r.output.startswith("No changes against HEAD (")
     assert lint(repo, "--staged").json["summary"]["no_changes"] is True
+
+
+NEW_TASK = "packages/bench-a/CASE-002-two/"
+
+
+def add_new_task(repo, intent_only=("statement/README.md", "rubric/README.md")):
+    (repo / NEW_TASK / "statement").mkdir(parents=True)
+    (repo / NEW_TASK / "rubric").mkdir()
+    (repo / NEW_TASK / "task_config.toml").write_text(
+        'id = "CASE-002-two"\ntitle = "Two"\ndescription = "The second task."\n')
+    (repo / NEW_TASK / "statement/README.md").write_text("# Two\n")
+    (repo / NEW_TASK / "rubric/README.md").write_text("# Rubric\n")
+    for rel in ("task_config.toml", "statement/README.md", "rubric/README.md"):
+        git(repo, "add", *(["-N"] if rel in intent_only else []), NEW_TASK + rel)
+
+
+def test_intent_to_add_files_are_not_part_of_the_commit(staged_repo):
+    # `git add -N` records a placeholder that `git commit` leaves out
+    repo = staged_repo
+    add_new_task(repo)
+    r = lint(repo, "--staged")
+    assert r.code == 1, r.output
+    assert sorted(r.at("PL205")) == [(NEW_TASK + "rubric/README.md", None),
+                                     (NEW_TASK + "statement/README.md", None)], r.output
+    # the same with the task named, and with every file of it only intended
+    assert lint(repo, "--staged", NEW_TASK + "task_config.toml").code == 1
+    git(repo, "add", NEW_TASK)
+    assert lint(repo, "--staged").code == 0
+
+
+def test_intent_to_add_alone_is_no_change(staged_repo):
+    repo = staged_repo
+    add_new_task(repo, intent_only=("task_config.toml", "statement/README.md", "rubric/README.md"))
+    r = lint(repo, "--staged", fmt="text")
+    assert r.code == 0 and r.output.startswith("No changes against HEAD ("), r.output
+
+
+def test_intent_to_add_before_the_first_commit(tmp_path):
+    root = write_repo(tmp_path / "r", {}, VALID)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "rm", "-q", "--cached", "packages/bench-a/CASE-001-one/rubric/README.md")
+    git(root, "add", "-N", "packages/bench-a/CASE-001-one/rubric/README.md")
+    r = lint(root, "--staged")
+    assert r.at("PL205") == [("packages/bench-a/CASE-001-one/rubric/README.md", None)], r.output
+

@@ -355,7 +355,7 @@ class UnitCache:
             return None
         self.hits += 1
         findings, files, listings, _files = parsed
-        # the unit's empty folders, as its walk saw them (engine._gitlink_findings)
+        # the unit's empty folders, as its walk saw them (engine.gitlinks)
         empty = [rel for rel, (_stamp, lid, _children) in listings.items()
                  if lid == _EMPTY_LISTING and any(rel == top or (rec and rel.startswith(top + "/"))
                                                   for top, rec in unit)]

@@ -28,6 +28,16 @@ _HARBOR_DEF = re.compile(r"(?:.*/)?leaderboard/leaderboard\.(?:ya?ml|json)\Z")
 _HARBOR_ROWS = re.compile(r"(?:.*/)?leaderboard/rows[^/]*\.(?:ya?ml|json)\Z")
 
 Kind = Tuple[str, Dict[str, str]]
+# The files the harness reads by name in each folder kind (and attempt-<n>.yaml
+# in a phase): a data file of another name there is read by nothing.
+READ_NAMES = {
+    "package": ("benchmark_config.toml",),
+    "task": ("task_config.toml",),
+    "leaderboard_dir": ("leaderboard.yaml",),
+    "experiment": ("meta_info.yaml",),
+    "phase": ("summary.yaml",),
+}
+DATA_EXTENSIONS = (".yaml", ".yml", ".toml", ".json")
 
 
 class Layout:
@@ -79,6 +89,16 @@ class Layout:
         if _HARBOR_ROWS.match(path):
             return "harbor_rows", {}
         return None
+
+    def unread_data_file(self, path: str) -> bool:
+        """Whether ``path`` is a data file (YAML, TOML, JSON) of no known kind
+        right inside a folder whose files the harness reads by name: nothing
+        parses it (``summary.yml``, ``meta-info.yaml``, ``attempt_1.yaml``)."""
+        folder, _, name = path.rpartition("/")
+        if not folder or not name.lower().endswith(DATA_EXTENSIONS) or self.classify_file(path) is not None:
+            return False
+        k = self.classify_dir(folder)
+        return k is not None and k[0] in READ_NAMES
 
     def classify_dir(self, path: str) -> Optional[Kind]:
         parts = path.split("/") if path else []

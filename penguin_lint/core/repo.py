@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
-from penguin_lint.core.config import Config, glob_roots
+from penguin_lint.core.config import CONFIG_FILE, Config, glob_roots
 from penguin_lint.core.layout import Layout, safe_segment
 from penguin_lint.loaders import load_file
 from penguin_lint.loaders.yaml_aliases import expand_aliases
@@ -254,3 +254,23 @@ class Repository:
                 if e.is_dir and name not in SKIPPED_DIRS and child != self.cache_rel:
                     stack.append(child)
 
+
+def unjudged(repo, rel: str) -> Optional[str]:
+    """Why no check would read the command-line path ``rel``, or None when
+    some would."""
+    entry = repo.entry(rel) if rel else None
+    if entry is None or rel == CONFIG_FILE:
+        return None  # the root, a deleted path (the change is judged) or the configuration
+    tops = repo.walk_roots()
+    if any(t == "" or rel == t or rel.startswith(t + "/") for t in tops):
+        return None  # in the layout
+    folders = ", ".join(t + "/" for t in tops)
+    if entry.is_dir:
+        if any(t.startswith(rel + "/") for t in tops):
+            return None  # holds the layout
+        if any(e.is_file and repo.layout.classify_file(sub) is not None for sub, e in repo.walk(rel)):
+            return None
+        return f"no file of a known kind in this folder (outside {folders})"
+    if repo.layout.classify_file(rel) is not None:
+        return None
+    return f"of no known kind (outside {folders})"

@@ -27,6 +27,9 @@ class Result:
     base_loads: int = 0
     #: a pull-request run that found no change at all
     no_changes: bool = False
+    #: paths the run was asked to judge that nothing parses: data files of no
+    #: known kind where the harness reads files by name (``summary.yml``)
+    unchecked: List[str] = field(default_factory=list)
     #: findings folded into "N more" findings (finding_cap.py)
     omitted: int = 0
     #: findings an inline "penguin-lint: disable" comment suppressed
@@ -49,6 +52,12 @@ class Result:
     #: a ``--shard K/N`` run: what ``penguin-lint merge`` needs to join the
     #: parts (engine.merge.shard_stamp); the JSON report's ``shard`` key
     shard: Optional[dict] = field(default=None, compare=False)
+
+    @property
+    def nothing_checked(self) -> bool:
+        """Whether the run checked no file and some it was asked to judge are
+        read by nothing: said so and failed, never a green check."""
+        return bool(self.unchecked) and self.files == 0
 
     @property
     def errors(self) -> int:
@@ -78,6 +87,9 @@ class Result:
             # a pull-request run: the inline suppressions the change adds (they
             # apply once merged; here they suppress nothing)
             doc["suppressions_added"] = [a.to_dict() for a in self.suppressions_added]
+        if self.unchecked:
+            summary["unchecked"] = list(self.unchecked)
+            summary["nothing_checked"] = self.nothing_checked
         if self.omitted:  # findings folded into "N more" ones, past the cap per file and code
             summary["omitted"] = self.omitted
         summary["suppressed"] = self.suppressed

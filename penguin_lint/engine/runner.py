@@ -15,6 +15,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 from penguin_lint.core.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.engine.context import Context
 from penguin_lint.engine.finding_cap import Collector, cap_findings
+from penguin_lint.engine.gitlinks import gitlink_findings
 from penguin_lint.engine.result import Result
 from penguin_lint.findings import Finding
 from penguin_lint.pr.blame import Change, Scope
@@ -214,8 +215,9 @@ class Engine:
             empty.update(unit_empty)
             if cache is not None:
                 cache.store(r[4], unit_findings, unit_files, r[5], avoid)
-        if empty:
-            findings.add(self._gitlink_findings(empty))
+        if shard is None or shard.takes_top or empty:  # absent submodules: in one shard only
+            findings.add(gitlink_findings(self, empty, absent=shard is None or shard.takes_top,
+                                          memo_dir=cache.dir if cache is not None else None))
         result = self._finish(findings.findings(), files, more=findings.more)
         result.loads = loads
         if shard is not None:
@@ -238,27 +240,6 @@ class Engine:
         finally:
             self.repo.reads = None
         return unit_findings, files, loads, empty, unit, cache.inputs(reads)
-
-    def _gitlink_findings(self, empty: Set[str]) -> List[Finding]:
-        """PL007 for the empty folders of ``empty`` that git tracks as
-        gitlinks: a submodule that is not checked out (actions/checkout
-        leaves its folder empty). Git never tracks an empty folder, so only
-        these are asked about, in one read-only ``git ls-files``."""
-        rule = next((r for r in self.rules if r.code == "PL007"), None)
-        if rule is None:
-            return []
-        from penguin_lint.pr.git import gitlinks_among, in_work_tree
-
-        if not in_work_tree(self.repo.root):
-            return []
-        links = gitlinks_among(self.repo.root, sorted(empty))
-        if not links:
-            return []
-        self.ctx.gitlinks = self.ctx.gitlinks | links
-        out: List[Finding] = []
-        for path in sorted(links):
-            out.extend(f for f in rule.check(self.subject(path, True), self.ctx) if f.path == path)
-        return out
 
     def _top_subjects(self, units: List["Unit"]) -> Iterable[Subject]:
         """The subjects above the units (repository, top folders and files
@@ -377,17 +358,25 @@ class Engine:
             if p == "":
                 for s in self.all_subjects():
                     subjects.setdefault(s.path, s)
-                continue
-            entry = repo.entry(p)
+            entry = repo.entry(p) if p else None
             if entry is not None and entry.is_dir:
                 add(p, True)
                 for sub, e in repo.walk(p):
                     if not e.is_symlink and (e.is_dir or e.is_file):
                         add(sub, e.is_dir)
+            if p == "" or (entry is not None and entry.is_dir):
+                # submodules below it, checked out or not: no walk sees the absent ones
+                for link in self.ctx.gitlinks:
+                    if p == "" or link.startswith(p + "/"):
+                        add(link, True)
+                if p == "":
+                    continue
             elif entry is not None and entry.is_file:
                 add(p, False)
             elif p in self.forced_kinds or p == CONFIG_FILE:
                 add(p, False)
+            elif p in self.ctx.gitlinks:
+                add(p, True)  # a submodule absent from the work tree: PL007 on its path
             parent = p.rpartition("/")[0]
             while parent:
                 if repo.is_dir(parent) and repo.layout.classify_dir(parent) is not None:
@@ -416,6 +405,7 @@ class Engine:
                         s, change, repo.layout, repo, scope.base.repo))
         findings = Collector()  # capped as subjects finish, as in run_all
         files = dependent_files = 0
+        unchecked: List[str] = []
         unit = None
         self._review = scope if scope.base is not None else None
         for path in sorted(subjects):
@@ -428,9 +418,13 @@ class Engine:
                 files += 1
                 dependent_files += path not in own
             elif not s.is_dir and path in own:
-                # A file of no data kind that the change holds (a package's
-                # scoreboard.yaml) is judged too: it counts as checked.
-                files += 1
+                # A file of no data kind that the change holds is judged with
+                # its folder and counts as checked, unless it is a data file
+                # nothing parses (summary.yml): that is said, not counted.
+                if repo.layout.unread_data_file(path):
+                    unchecked.append(path)
+                else:
+                    files += 1
             # Every finding of a subject the change touches, holds or affects
             # is a candidate; scope decides which the change is blamed for.
             candidates = [
@@ -447,6 +441,7 @@ class Engine:
                               more=findings.more)
         self._review = None
         result.touched = frozenset(change.paths)
+        result.unchecked = unchecked
         result.dependents = dependent_files
         result.hidden = scope.hidden
         result.base_loads = scope.base.repo.loads if scope.base is not None else 0

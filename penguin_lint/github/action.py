@@ -295,7 +295,8 @@ def _main(env: Optional[Dict[str, str]] = None) -> int:
         # Existence is asked of the linted tree, by the path the linter reported.
         exists = {f.path: os.path.lexists(root / f.path) for f in result.findings if f.path}
         prefix = repository_prefix(root, env)
-    failed = result.errors > 0 or (_flag(env, "PENGUIN_LINT_STRICT") and result.warnings > 0)
+    failed = result.errors > 0 or (_flag(env, "PENGUIN_LINT_STRICT") and result.warnings > 0) \
+        or result.nothing_checked
     returncode = 1 if failed else 0
     shown = relocate(result, prefix)
     exists = {prefix + p: v for p, v in exists.items()}

@@ -108,6 +108,8 @@ def render(result, findings, blob_base: Optional[str] = None,
     if no_changes(result):
         return head + md(no_changes(result), cell=False) + "\n\n"
     added = _added_section(result, blob_base, budget // 4)
+    if not findings and getattr(result, "nothing_checked", False):  # no green check on nothing
+        return head + f"Nothing checked ({files}).\n\n" + added
     if not findings:
         return head + f"All checks passed ({files}).\n\n" + added
     budget -= _size(added)

@@ -425,12 +425,23 @@ def gitlinks_among(root: Path, paths: Sequence[str]) -> Set[str]:
     batch: List[str] = []
     size = 0
     for i, p in enumerate(paths):
-        batch.append(f":(literal){p}")
+        batch.append(f":(literal){p or '.'}")  # "" is the root itself
         size += len(p) + 11
         if size > 100_000 or i == len(paths) - 1:
             found.update(_ls_gitlinks(root, batch))
             batch, size = [], 0
     return found
+
+
+def gitlinks_below(root: Path, repo, paths: Sequence[str]) -> Set[str]:
+    """The gitlinks at or below the command-line ``paths`` (root-relative;
+    ``""`` is the layout's top folders) that are not files, for a path run: a
+    submodule the work tree lacks is seen by no walk, git alone knows of it.
+    Nothing outside a git work tree."""
+    folders = {r for p in paths if p == "" or not repo.is_file(p) for r in ([p] if p else repo.walk_roots())}
+    if not folders or not in_work_tree(root):
+        return set()
+    return gitlinks_among(root, sorted(folders))
 
 
 def _ls_gitlinks(root: Path, specs: List[str]) -> Set[str]:

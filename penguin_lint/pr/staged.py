@@ -19,6 +19,10 @@ from penguin_lint.pr.git import GitError, GitRepo, _split_raw, git_pipe
 
 _FILE, _EXEC, _LINK, _GITLINK = "100644", "100755", "120000", "160000"
 _DIR = object()  # the "object id" of a folder: the index has none
+# an intent-to-add entry (``git add -N``) is recorded with the empty blob's id
+_EMPTY_BLOBS = (b" e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 ",
+                b" 473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813 ")
+_INTENT_TO_ADD = 0x20000000  # the index entry's flag, as ``ls-files --debug`` prints it
 
 
 def _path_of(rec: bytes) -> bytes:
@@ -60,6 +64,11 @@ class IndexTree:
         self._sizer: Optional[subprocess.Popen] = None
         raw = g.run("ls-files", "-s", "-z", *self._spec(scope))[1]
         self._recs: List[bytes] = [r for r in raw.split(b"\0") if r]
+        if any(e in raw for e in _EMPTY_BLOBS):
+            # ``git commit`` leaves intent-to-add entries out: so does the hook
+            ita = self._intent_to_add(scope)
+            if ita:
+                self._recs = [r for r in self._recs if _path_of(r) not in ita]
         # a submodule is rare: the records are looked through only when one may be there
         self._gitlinks: Optional[Set[str]] = None if b"160000 " in raw else set()
 
@@ -79,6 +88,27 @@ class IndexTree:
         # "0" follows "/" in byte order: the end of everything below the prefix
         hi = bisect_left(self._recs, prefix[:-1] + b"0", lo) if prefix else len(self._recs)
         return lo, hi, prefix
+
+    def _intent_to_add(self, scope: Sequence[str]) -> Set[bytes]:
+        """Paths (top-relative bytes) of the index's intent-to-add entries.
+
+        Only ``ls-files --debug`` shows an entry's flags. Its block follows
+        each NUL-ended path, five lines, the last ``size: N<TAB>flags: X``;
+        asked only when an empty blob is listed, which every such entry is."""
+        raw = self._git.run("ls-files", "-z", "--debug", *self._spec(scope))[1]
+        out: Set[bytes] = set()
+        parts = raw.split(b"\0")
+        for i, (path, after) in enumerate(zip(parts, parts[1:])):
+            if i:  # the previous entry's five lines, then this path (which may hold newlines)
+                path = path.split(b"\n", 5)[-1]
+            block = after.split(b"\n", 5)[:5]
+            flags = block[-1].rpartition(b"flags:")[2].strip() if len(block) == 5 else b""
+            try:
+                if int(flags, 16) & _INTENT_TO_ADD:
+                    out.add(path)
+            except ValueError:
+                continue
+        return out
 
     # -- GitTree's interface ---------------------------------------------------
     def oid(self, rel: str):
@@ -156,11 +186,14 @@ class IndexTree:
         g = self._git
         spec = self._spec(scope)
         if self.objects.resolve("HEAD^{commit}") is not None:
-            raw = g.run("diff-index", "--cached", "-r", "-z", "-M", "--raw", "--no-ext-diff", "HEAD", *spec)[1]
+            raw = g.run("diff-index", "--cached", "-r", "-z", "-M", "--raw", "--no-ext-diff",
+                        "--ita-invisible-in-index", "HEAD", *spec)[1]
             found = [(st, p, o) for st, p, o, _link in _split_raw(raw)]
         else:
-            raw = g.run("ls-files", "-z", *spec)[1]
-            found = [("A", os.fsdecode(n), None) for n in raw.split(b"\0") if n]
+            raw = g.run("ls-files", "-s", "-z", *spec)[1]
+            recs = [r for r in raw.split(b"\0") if r]
+            ita = self._intent_to_add(scope) if any(e in raw for e in _EMPTY_BLOBS) else set()
+            found = [("A", os.fsdecode(_path_of(r)), None) for r in recs if _path_of(r) not in ita]
         out = []
         for status, path, old in found:
             rpath = g.to_root(path)

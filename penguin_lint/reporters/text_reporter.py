@@ -47,12 +47,17 @@ def report(result, stream, color: bool = False, **_):
                          f"{w} warning{'s' if w != 1 else ''} ({files}).\n")
     elif no_changes(result):
         stream.write(no_changes(result) + "\n")
+    elif getattr(result, "nothing_checked", False) and not e and not w:
+        # no green check on nothing: the run read none of what it was given
+        stream.write(f"Nothing checked ({files}).\n")
     elif not e and not w:
         stream.write(f"All checks passed ({files}).\n")
     else:
         parts = []
         parts.append(f"{e} error{'s' if e != 1 else ''}")
         parts.append(f"{w} warning{'s' if w != 1 else ''}")
+        if getattr(result, "nothing_checked", False):
+            parts.append("nothing checked")
         omitted = getattr(result, "omitted", 0)
         more = f"; {omitted:,} more not listed one by one" if omitted else ""
         stream.write(f"Found {', '.join(parts)} ({files}{more}).\n")

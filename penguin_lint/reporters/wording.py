@@ -22,6 +22,10 @@ def files_checked(result) -> str:
         text = f"{_count(own, 'file')} checked{against}"
         if dependents:
             text += f", and {_count(dependents, 'dependent file')} re-checked"
+    unchecked = getattr(result, "unchecked", None) or ()
+    if unchecked:
+        names = ", ".join(sanitize(p) for p in unchecked[:3]) + (", ..." if len(unchecked) > 3 else "")
+        text += f"; not checked, no file the harness reads: {names}"
     hidden = getattr(result, "hidden", 0)
     if hidden:
         text += f"; {_count(hidden, 'older finding')} in touched files not shown"

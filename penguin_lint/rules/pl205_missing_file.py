@@ -25,6 +25,8 @@ class MissingFile(Rule):
     def check(self, subject, ctx):
         if subject.kind == "task" and subject.groups.get("task", "").startswith("."):
             return  # a dot-folder is PL007's, not a task
+        if subject.path in ctx.gitlinks:
+            return  # a submodule is PL007's: its files are none of the tree's
         for rel in REQUIRED[subject.kind]:
             path = f"{subject.path}/{rel}"
             if not ctx.repo.is_file(path) and not _behind_link(ctx.repo, subject.path, rel):
