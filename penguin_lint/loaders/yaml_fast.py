@@ -26,7 +26,8 @@ from penguin_lint.loaders import document as _document
 from penguin_lint.loaders.document import Document, too_big
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
 from penguin_lint.loaders.yaml11 import (
-    FLOAT, INF, INT, NUMERIC_START, NUMERIC_TEXT, STR, TYPED, Implicit, construct, resolve_plain,
+    FLOAT, INF, INT, MERGE, NUMERIC_START, NUMERIC_TEXT, STR, TYPED, VALUE, Implicit, construct,
+    resolve_plain,
 )
 
 # Above this the event loop runs (it has the limits for hostile sizes).
@@ -120,6 +121,8 @@ def _plain(v: str):
         tag = resolve_plain(v)
         if tag == STR:
             hit = (v, NUMERIC_TEXT if v[:1] in NUMERIC_START else 0)
+        elif tag == MERGE or tag == VALUE:
+            raise _Decline  # safe_load cannot construct them: the event loop reports it
         else:
             try:
                 value = int(v) if tag == INT and v.isdigit() and (v[0] != "0" or len(v) == 1) else construct(tag, v)
@@ -133,6 +136,14 @@ def _plain(v: str):
             _typed.clear()
         _typed[v] = hit
     return hit
+
+
+def _text_key(key: str) -> bool:
+    """Whether safe_load keeps the plain key as text: YAML 1.1 types keys
+    (on, 1, ~ ...) as it types values; those keys are the event loop's."""
+    if key.isascii() and key.isalpha() and key[0] not in "yYnNtTfFoO":
+        return True  # a word no YAML 1.1 type starts with: the commonest key
+    return resolve_plain(key) == STR
 
 
 def load_fast(text: str, path: str):
@@ -363,7 +374,7 @@ def _scan(line: str):
     if not key and not val and not dash:
         rec = _BLANK
     else:
-        if len(key) > _MAX_KEY:
+        if len(key) > _MAX_KEY or not _text_key(key):
             raise _Decline
         ksr = col + len(dash)
         ker = ksr + len(key)
@@ -408,7 +419,7 @@ def _flow(text, vs, ve, fnode, S, E, KS, KE, F, NX, FL, cnt):
         cnt += 1
         if is_map:
             k = g[0]
-            if k in container or k == "<<" or len(k) > _MAX_KEY:
+            if k in container or len(k) > _MAX_KEY or not _text_key(k):
                 raise _Decline
             KS[node], KE[node] = m.span(1)
         if g[off - 1] is not None:
