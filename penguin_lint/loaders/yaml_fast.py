@@ -138,12 +138,17 @@ def _plain(v: str):
     return hit
 
 
-def _text_key(key: str) -> bool:
-    """Whether safe_load keeps the plain key as text: YAML 1.1 types keys
-    (on, 1, ~ ...) as it types values; those keys are the event loop's."""
+def _key(key: str):
+    """A plain key as safe_load's dict holds it: YAML 1.1 types keys (on,
+    1, ~ ...) as it types values, so `on:` and `1:` are one key."""
     if key.isascii() and key.isalpha() and key[0] not in "yYnNtTfFoO":
-        return True  # a word no YAML 1.1 type starts with: the commonest key
-    return resolve_plain(key) == STR
+        return key  # a word no YAML 1.1 type starts with: the commonest key
+    tag = resolve_plain(key)
+    if tag == STR:
+        return key
+    if tag == MERGE or tag == VALUE:
+        raise _Decline  # PL003, or the text '=': the event loop's
+    return _plain(key)[0]
 
 
 def load_fast(text: str, path: str):
@@ -203,7 +208,7 @@ def _load(text: str, path: str, n: int):
 
         if pending is not None or col != tcol or (tind and not dash):
             if top is None:
-                if not dash and not key:
+                if not dash and ker == ksr:
                     raise _Decline  # a bare scalar or flow collection
                 root = [] if dash else {}
                 S[0] = p
@@ -253,12 +258,12 @@ def _load(text: str, path: str, n: int):
                         raise _Decline  # indentation that matches no open collection
 
         if tmap:
-            if dash or not key:
+            if dash or ker == ksr:
                 raise _Decline  # a '-' or a scalar where a key belongs
         else:
             if not dash:
                 raise _Decline
-            if not key:
+            if ker == ksr:
                 if not kind:
                     pending = (-1, -1, -1, p + 1)
                     top[3].append(None)  # holds the item's place
@@ -374,10 +379,12 @@ def _scan(line: str):
     if not key and not val and not dash:
         rec = _BLANK
     else:
-        if len(key) > _MAX_KEY or not _text_key(key):
+        if len(key) > _MAX_KEY:
             raise _Decline
         ksr = col + len(dash)
         ker = ksr + len(key)
+        if key:
+            key = _key(key)  # typed: True, 0 or None is a key too, so "has a key" is ker > ksr
         vsr = ker + len(colon)
         ver = vsr + len(val)
         value, flag = None, 0
@@ -419,7 +426,10 @@ def _flow(text, vs, ve, fnode, S, E, KS, KE, F, NX, FL, cnt):
         cnt += 1
         if is_map:
             k = g[0]
-            if k in container or len(k) > _MAX_KEY or not _text_key(k):
+            if len(k) > _MAX_KEY:
+                raise _Decline
+            k = _key(k)
+            if k in container:
                 raise _Decline
             KS[node], KE[node] = m.span(1)
         if g[off - 1] is not None:

@@ -73,7 +73,7 @@ def load_yaml_events(text: str, path: str) -> Document:
     # unknown %directive): texts that hold either are read by PyYAML's
     # pure-Python parser, the reference; the rest by libyaml, which agrees
     # with it there and is ~10x faster.
-    loader = yaml.SafeLoader(text) if _DIVERGES(text) else _Loader(text)
+    loader_class = yaml.SafeLoader if _DIVERGES(text) else _Loader
     # Each frame: [container, node, is_mapping, pending key (text, start, end),
     #              key -> node seen in this mapping, last child node, path].
     # Node -1: a complex key or its value, parsed and thrown away.
@@ -82,7 +82,7 @@ def load_yaml_events(text: str, path: str) -> Document:
     documents = 0
     containers = 0
     try:
-        get_event = loader.get_event
+        get_event = loader_class(text).get_event  # the pure-Python reader checks characters here
         while True:
             ev = get_event()
             cls = ev.__class__
@@ -273,7 +273,8 @@ def load_yaml_events(text: str, path: str) -> Document:
         msg = str(e).split("\n")[0].strip()
         if isinstance(getattr(e, "character", None), int) and getattr(e, "reason", None):
             msg = f"unacceptable character #x{e.character:04x}: {e.reason}"
-        doc.problems.append(Problem("PL001", f"YAML does not parse: {msg}", _reader_position(e, text, lines),
+        where = _reader_position(e, text, lines, loader_class)
+        doc.problems.append(Problem("PL001", f"YAML does not parse: {msg}", where,
                                     "data files are text; remove the control character"))
         return _failed(doc)
     doc.data = root
@@ -359,11 +360,11 @@ def _syntax_problem(e, text: str, lines: LineIndex, opener) -> Problem:
     return Problem("PL001", f"YAML does not parse: {msg}", lines.position(offset), hint)
 
 
-def _reader_position(e, text: str, lines: LineIndex) -> Position:
+def _reader_position(e, text: str, lines: LineIndex, loader_class) -> Position:
     offset = getattr(e, "position", None)
     if not isinstance(offset, int):
         return Position(1, 1)
-    if isinstance(getattr(e, "character", None), int) and _Loader is not yaml.SafeLoader:
+    if isinstance(getattr(e, "character", None), int) and loader_class is not yaml.SafeLoader:
         # the C reader counts bytes of the UTF-8 text
         offset = len(text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "ignore"))
     return lines.position(offset)
