@@ -168,3 +168,52 @@ def difference(text: str):
     if not same(doc.data, ref):
         return f"penguin-lint reads {doc.data!r}, safe_load {ref!r}"
     return None
+
+
+def campaign(minutes: float, seed: int, crash_dir, verbose: bool = False) -> int:
+    """Compare texts until ``minutes`` have passed; each text that differs
+    (or makes penguin-lint raise) goes to ``crash_dir``. 0 if none did."""
+    import time
+    import traceback
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import seed as with_seed
+
+    deadline = time.monotonic() + minutes * 60
+    found: dict = {}
+    count = 0
+
+    def record(text: str, problem: str) -> None:
+        signature = problem.split(",")[0][:80]
+        if signature not in found:
+            found[signature] = text
+            crash_dir.mkdir(parents=True, exist_ok=True)
+            (crash_dir / f"difference-{len(found)}.yaml").write_text(text, encoding="utf-8", newline="")
+            (crash_dir / f"difference-{len(found)}.txt").write_text(problem + "\n", encoding="utf-8")
+            print(f"difference {len(found)}: {text!r}\n  {problem}", flush=True)
+
+    batch = 0
+    while time.monotonic() < deadline:
+        batch += 1
+
+        @with_seed(seed + batch)
+        @settings(max_examples=500, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+        @given(texts())
+        def run(text):
+            nonlocal count
+            if time.monotonic() >= deadline:
+                return
+            count += 1
+            try:
+                problem = difference(text)
+            except Exception:  # noqa: BLE001 - a crash is a finding of the campaign
+                problem = "penguin-lint raised: " + traceback.format_exc().strip().splitlines()[-1]
+            if problem:
+                record(text, problem)
+
+        run()
+        if verbose:
+            print(f"{count} texts, {len(found)} differences", flush=True)
+    print(f"{count} texts compared with yaml.safe_load in {minutes:g} min (seed {seed}): "
+          f"{len(found)} distinct differences" + (f", in {crash_dir}" if found else ""))
+    return 1 if found else 0
