@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from penguin_lint.loaders import load_yaml
+from tests.conftest import lint
 from tests.yaml_differential import difference, texts
 
 
@@ -102,3 +103,41 @@ def test_a_tag_on_the_wrong_kind_of_node_is_pl001(text):
 def test_flow_and_explicit_keys_load(text, data):
     doc = load_yaml(text, "data.yaml")
     assert doc.problems == [] and doc.data == data
+
+
+# -- through the command line, on a repository ----------------------------------
+
+LB = "leaderboards/lb/leaderboard.yaml"
+SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
+META = "experiments/lb/exp-1/meta_info.yaml"
+HEADER = "leaderboard_id: lb\nstatus: draft\ntitle: LB\nauthor:\n  name: Lab\nvalues:\n"
+
+
+def test_a_metric_is_looked_up_as_safe_loads_dict_holds_the_keys(repo):
+    files = {
+        SUMMARY: "n_attempt: 2\nscore_mean: 50.0\nscore_std: 0.0\non: 3.5\n'off': 2.5\n",
+        LB: HEADER + ("  - { experiment_id: exp-1, phase: test, metric: 'on' }\n"
+                      "  - { experiment_id: exp-1, phase: test, metric: 'off' }\n"),
+    }
+    run = lint(repo(files), "--all")
+    # the summary's plain on: is the key True, so 'on' names no key; its 'off': is quoted
+    assert run.at("PL402") == [(LB, 7)]
+
+
+def test_keys_one_for_safe_load_are_pl002_in_a_summary(repo):
+    run = lint(repo({SUMMARY: "n_attempt: 2\nscore_mean: 50.0\nscore_std: 0.0\non: 3.5\n1: 7\n"}), "--all")
+    assert run.at("PL002") == [(SUMMARY, 5)]
+    assert run.code == 1
+
+
+def test_a_plain_equals_value_fails_the_run(repo):
+    meta = "experiment_id: exp-1\nbenchmark_id: bench-a\nharness_name: h\nmodel_name: m\nalgorithm: =\n"
+    run = lint(repo({META: meta}), "--all")
+    assert run.at("PL001") == [(META, 5)]
+    assert run.code == 1
+
+
+def test_a_tab_after_a_value_fails_the_run(repo):
+    meta = "experiment_id: exp-1\nbenchmark_id: bench-a\nharness_name: h\nmodel_name: m\t\nalgorithm: b\n"
+    run = lint(repo({META: meta}), "--all")
+    assert run.at("PL001") == [(META, 4)]
