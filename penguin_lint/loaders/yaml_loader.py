@@ -183,7 +183,7 @@ def load_yaml_events(text: str, path: str) -> Document:
                     return _failed(doc)
                 if ev.version is not None or ev.tags or text.startswith("%") \
                         or "\n%" in text[:ev.start_mark.index]:
-                    problem("PL003", "%YAML/%TAG or other directive in a data file", ev,
+                    problem("PL003", "%YAML, %TAG or other directive in a data file", ev,
                             "remove the directive line")
                 continue
             elif cls is StreamEndEvent:
