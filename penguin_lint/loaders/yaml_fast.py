@@ -26,7 +26,7 @@ from penguin_lint.loaders import document as _document
 from penguin_lint.loaders.document import Document, too_big
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
 from penguin_lint.loaders.yaml11 import (
-    FLOAT, INF, INT, MERGE, NUMERIC_START, NUMERIC_TEXT, STR, TYPED, VALUE, Implicit, construct,
+    FLOAT, INF, INT, MERGE, NUMERIC_START, NUMERIC_TEXT, STR, TYPED, TYPED_START, VALUE, Implicit, construct,
     resolve_plain,
 )
 
@@ -141,8 +141,8 @@ def _plain(v: str):
 def _key(key: str):
     """A plain key as safe_load's dict holds it: YAML 1.1 types keys (on,
     1, ~ ...) as it types values, so `on:` and `1:` are one key."""
-    if key.isascii() and key.isalpha() and key[0] not in "yYnNtTfFoO":
-        return key  # a word no YAML 1.1 type starts with: the commonest key
+    if key[0] not in TYPED_START:
+        return key  # no YAML 1.1 type starts so: nearly every key
     tag = resolve_plain(key)
     if tag == STR:
         return key

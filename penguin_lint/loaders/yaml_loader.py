@@ -26,7 +26,7 @@ from penguin_lint.loaders.document import MAX_CONTAINERS, MAX_DEPTH, MAX_VALUES,
 from penguin_lint.loaders import yaml_fast as _fast
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
 from penguin_lint.loaders.yaml11 import (
-    FLOAT, INF, INT, MERGE, NUMERIC_START, NUMERIC_TEXT, STR, TYPED, VALUE,
+    FLOAT, INF, INT, MERGE, NUMERIC_START, NUMERIC_TEXT, STR, TYPED, TYPED_START, VALUE,
     Implicit, construct, resolve_plain,
 )
 
@@ -314,8 +314,8 @@ def _plain_key(text: str, problem, ev):
     """A plain key as safe_load's dict holds it: YAML 1.1 types keys as it
     types values (on -> True, 0x1 -> 1, ~ -> None), so `on:` and `1:` are
     one key and `on:` and `'on':` are two."""
-    if text.isascii() and text.isalpha() and text[0] not in "yYnNtTfFoO":
-        return text  # a word no YAML 1.1 type starts with: the commonest key
+    if text and text[0] not in TYPED_START:
+        return text  # no YAML 1.1 type starts so: nearly every key
     tag = resolve_plain(text)
     if tag == STR or tag == VALUE:  # safe_load makes a '=' key the text '='
         return text
