@@ -2,6 +2,7 @@
 
     python -m tests.fuzz --minutes 10 [--seed S]
     python -m tests.fuzz --inputs 5000 [--seed S]
+    python -m tests.fuzz --yaml-differential --minutes 20 [--seed S]
 
 Each input is a repository: the test suite's valid repository (with the
 Harbor example files) with one or more files mutated, or a random tree built
@@ -20,6 +21,8 @@ exception, exit 2, a slow or hanging input, a broken invariant) is recorded
 in the crash folder with the repository that caused it.
 
 The generators and the judge are shared with tests/test_fuzz_properties.py.
+``--yaml-differential`` runs tests/yaml_differential.py's comparison of the
+YAML loader with ``yaml.safe_load`` instead (a text that differs is saved).
 """
 from __future__ import annotations
 
@@ -801,12 +804,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
     ap.add_argument("--crash-dir", type=Path, default=None,
                     help="where failing inputs go (default: a new folder under the temp dir)")
+    ap.add_argument("--yaml-differential", action="store_true",
+                    help="compare the YAML loader with yaml.safe_load on generated texts "
+                         "(tests/yaml_differential.py) instead; needs --minutes")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
-    if a.minutes is None and a.inputs is None:
-        ap.error("give --minutes N or --inputs N")
+    if a.minutes is None and (a.inputs is None or a.yaml_differential):
+        ap.error("give --minutes N" + ("" if a.yaml_differential else " or --inputs N"))
     seed = a.seed if a.seed is not None else int(time.time())
     crash_dir = a.crash_dir or Path(tempfile.gettempdir()) / f"penguin-lint-fuzz-{seed}"
+    if a.yaml_differential:
+        from tests.yaml_differential import campaign as yaml_campaign
+
+        return yaml_campaign(a.minutes, seed, crash_dir, a.verbose)
     return campaign(a.minutes, a.inputs, seed, crash_dir, a.verbose)
 
 

@@ -60,6 +60,8 @@ def _by_first_char():
 
 
 _RESOLVERS = _by_first_char()
+# A plain scalar starting with any other character is text.
+TYPED_START = frozenset(_RESOLVERS)
 
 INF = float("inf")
 NUMERIC_START = frozenset("0123456789+-.")

@@ -26,7 +26,8 @@ from penguin_lint.loaders import document as _document
 from penguin_lint.loaders.document import Document, too_big
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
 from penguin_lint.loaders.yaml11 import (
-    FLOAT, INF, INT, NUMERIC_START, NUMERIC_TEXT, STR, TYPED, Implicit, construct, resolve_plain,
+    FLOAT, INF, INT, MERGE, NUMERIC_START, NUMERIC_TEXT, STR, TYPED, TYPED_START, VALUE, Implicit, construct,
+    resolve_plain,
 )
 
 # Above this the event loop runs (it has the limits for hostile sizes).
@@ -120,6 +121,8 @@ def _plain(v: str):
         tag = resolve_plain(v)
         if tag == STR:
             hit = (v, NUMERIC_TEXT if v[:1] in NUMERIC_START else 0)
+        elif tag == MERGE or tag == VALUE:
+            raise _Decline  # safe_load cannot construct them: the event loop reports it
         else:
             try:
                 value = int(v) if tag == INT and v.isdigit() and (v[0] != "0" or len(v) == 1) else construct(tag, v)
@@ -133,6 +136,19 @@ def _plain(v: str):
             _typed.clear()
         _typed[v] = hit
     return hit
+
+
+def _key(key: str):
+    """A plain key as safe_load's dict holds it: YAML 1.1 types keys (on,
+    1, ~ ...) as it types values, so `on:` and `1:` are one key."""
+    if key[0] not in TYPED_START:
+        return key  # no YAML 1.1 type starts so: nearly every key
+    tag = resolve_plain(key)
+    if tag == STR:
+        return key
+    if tag == MERGE or tag == VALUE:
+        raise _Decline  # PL003, or the text '=': the event loop's
+    return _plain(key)[0]
 
 
 def load_fast(text: str, path: str):
@@ -192,7 +208,7 @@ def _load(text: str, path: str, n: int):
 
         if pending is not None or col != tcol or (tind and not dash):
             if top is None:
-                if not dash and not key:
+                if not dash and ker == ksr:
                     raise _Decline  # a bare scalar or flow collection
                 root = [] if dash else {}
                 S[0] = p
@@ -242,12 +258,12 @@ def _load(text: str, path: str, n: int):
                         raise _Decline  # indentation that matches no open collection
 
         if tmap:
-            if dash or not key:
+            if dash or ker == ksr:
                 raise _Decline  # a '-' or a scalar where a key belongs
         else:
             if not dash:
                 raise _Decline
-            if not key:
+            if ker == ksr:
                 if not kind:
                     pending = (-1, -1, -1, p + 1)
                     top[3].append(None)  # holds the item's place
@@ -367,6 +383,8 @@ def _scan(line: str):
             raise _Decline
         ksr = col + len(dash)
         ker = ksr + len(key)
+        if key:
+            key = _key(key)  # typed: True, 0 or None is a key too, so "has a key" is ker > ksr
         vsr = ker + len(colon)
         ver = vsr + len(val)
         value, flag = None, 0
@@ -408,7 +426,10 @@ def _flow(text, vs, ve, fnode, S, E, KS, KE, F, NX, FL, cnt):
         cnt += 1
         if is_map:
             k = g[0]
-            if k in container or k == "<<" or len(k) > _MAX_KEY:
+            if len(k) > _MAX_KEY:
+                raise _Decline
+            k = _key(k)
+            if k in container:
                 raise _Decline
             KS[node], KE[node] = m.span(1)
         if g[off - 1] is not None:

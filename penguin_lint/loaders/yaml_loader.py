@@ -12,6 +12,8 @@ count U+2028, NEL and lone CRs as breaks, which editors and GitHub do not.
 """
 from __future__ import annotations
 
+import re
+
 import yaml
 from yaml.constructor import ConstructorError
 from yaml.events import (
@@ -24,7 +26,7 @@ from penguin_lint.loaders.document import MAX_CONTAINERS, MAX_DEPTH, MAX_VALUES,
 from penguin_lint.loaders import yaml_aliases as _aliases, yaml_fast as _fast
 from penguin_lint.loaders.positions import LineIndex, PositionTree, TreePositions
 from penguin_lint.loaders.yaml11 import (
-    FLOAT, INF, INT, MERGE, NUMERIC_START, NUMERIC_TEXT, SAFE_TAGS, STR, TYPED,
+    FLOAT, INF, INT, MERGE, NUMERIC_START, NUMERIC_TEXT, STR, TYPED, TYPED_START, VALUE,
     Implicit, construct, resolve_plain,
 )
 
@@ -35,6 +37,8 @@ except AttributeError:  # pragma: no cover
 
 # Scalar typing is YAML 1.1's, shared with the fast path (yaml11.py).
 _T = "tag:yaml.org,2002:"
+
+_DIVERGES = re.compile(r"\t|^%", re.M).search
 
 _COMPLEX = object()  # the key of a value whose key was not a scalar
 
@@ -64,7 +68,12 @@ def load_yaml_events(text: str, path: str) -> Document:
         s, e = ev.start_mark.index, ev.end_mark.index
         doc.add_at(code, msg, lambda: lines.position(s, e), hint)
 
-    loader = _Loader(text)
+    # libyaml accepts what safe_load's own scanner refuses (a tab after a
+    # value, before a ':' or a line end) and refuses what it accepts (an
+    # unknown %directive): texts that hold either are read by PyYAML's
+    # pure-Python parser, the reference; the rest by libyaml, which agrees
+    # with it there and is ~10x faster.
+    loader_class = yaml.SafeLoader if _DIVERGES(text) else _Loader
     # Each frame: [container, node, is_mapping, pending key (text, start, end),
     #              key -> node seen in this mapping, last child node, path].
     # Node -1: a complex key or its value, parsed and thrown away.
@@ -73,7 +82,7 @@ def load_yaml_events(text: str, path: str) -> Document:
     documents = 0
     containers = 0
     try:
-        get_event = loader.get_event
+        get_event = loader_class(text).get_event  # the pure-Python reader checks characters here
         while True:
             ev = get_event()
             cls = ev.__class__
@@ -84,23 +93,22 @@ def load_yaml_events(text: str, path: str) -> Document:
                     if frame[2] and frame[3] is None and ev.anchor is None and (ev.tag is None or ev.tag == "!"):
                         # A key (half of all scalars): its text is the key,
                         # nothing to resolve; only a plain '<<' means more.
-                        if ev.value == "<<" and not ev.style:
-                            problem("PL003", "merge key '<<' in a data file", ev,
-                                    "write the merged keys out")
-                            _aliases.note_merge_key(doc, frame[0], frame[1], ev.start_mark.index)
-                        frame[3] = (ev.value, ev.start_mark.index, ev.end_mark.index)
+                        key = ev.value
+                        if not ev.style or ev.tag == "!":  # '!' asks for the plain typing, quoted or not
+                            key = _plain_key(key, problem, ev)
+                            if ev.value == "<<" and not ev.style:
+                                _aliases.note_merge_key(doc, frame[0], frame[1], ev.start_mark.index)
+                        frame[3] = (key, ev.start_mark.index, ev.end_mark.index)
                         continue
                 if ev.anchor is not None:
                     problem("PL003", f"anchor '&{ev.anchor}' in a data file", ev,
                             "write the value out; anchors make reviews miss what a file says")
                 tag = ev.tag
-                plain = not ev.style
+                plain = not ev.style or tag == "!"
                 if tag is not None and tag != "!":
-                    if tag not in SAFE_TAGS:
-                        problem("PL001", f"tag '{_short(tag)}' is not allowed in a data file", ev,
-                                "data files are loaded safely; remove the tag")
+                    if _tag_problem(problem, ev, "scalar"):
                         value = None
-                    elif tag == STR:
+                    elif tag == STR or tag in _TEXT_TAGS:
                         value = ev.value
                     else:
                         try:
@@ -122,6 +130,11 @@ def load_yaml_events(text: str, path: str) -> Document:
                         value = ev.value
                         if value[:1] in NUMERIC_START:
                             flag = NUMERIC_TEXT  # YAML 1.1 reads 1e3 as text: remember it for the hint
+                    elif (tag == MERGE or tag == VALUE) and not (stack and stack[-1][2] and stack[-1][3] is None):
+                        # PyYAML has no constructor for these: safe_load fails
+                        problem("PL001", f"a plain '{v}' is YAML 1.1's !!{tag[len(_T):]} and cannot be loaded",
+                                ev, f"quote it: '{v}'")
+                        value = None
                     else:
                         flag = TYPED
                         try:
@@ -142,9 +155,8 @@ def load_yaml_events(text: str, path: str) -> Document:
                 if ev.anchor is not None:
                     problem("PL003", f"anchor '&{ev.anchor}' in a data file", ev,
                             "write the value out; anchors make reviews miss what a file says")
-                if ev.tag is not None and ev.tag != "!" and ev.tag not in SAFE_TAGS:
-                    problem("PL001", f"tag '{_short(ev.tag)}' is not allowed in a data file", ev,
-                            "data files are loaded safely; remove the tag")
+                if ev.tag is not None and ev.tag != "!":
+                    _tag_problem(problem, ev, "mapping" if cls is MappingStartEvent else "sequence")
                 if len(stack) >= MAX_DEPTH:
                     problem("PL001", f"nesting deeper than {MAX_DEPTH} levels", ev)
                     return _failed(doc)
@@ -171,8 +183,9 @@ def load_yaml_events(text: str, path: str) -> Document:
                     problem("PL001", "more than one YAML document in a file", ev,
                             "a data file holds one document; remove the extra '---'")
                     return _failed(doc)
-                if ev.version is not None or ev.tags:
-                    problem("PL003", "%YAML/%TAG directive in a data file", ev,
+                if ev.version is not None or ev.tags or text.startswith("%") \
+                        or "\n%" in text[:ev.start_mark.index]:
+                    problem("PL003", "%YAML, %TAG or other directive in a data file", ev,
                             "remove the directive line")
                 continue
             elif cls is StreamEndEvent:
@@ -207,7 +220,9 @@ def load_yaml_events(text: str, path: str) -> Document:
                             _aliases.note_merge_key(doc, frame[0], frame[1], start)
                         elif ev.anchor is not None:
                             _aliases.note(doc, ev, value, -1, None, None, False)
-                        frame[3] = (ev.value, start, end)
+                        # a key as safe_load types it (True, 1, None...), but
+                        # a plain '=' key is the text '=' there
+                        frame[3] = (ev.value if plain and tag in (MERGE, VALUE) else value, start, end)
                         continue
                     key, ks, ke = frame[3]
                     frame[3] = None
@@ -219,7 +234,7 @@ def load_yaml_events(text: str, path: str) -> Document:
                         if node != -1:
                             first_line = lines.pos(kstarts[node])[0]
                             doc.add_at("PL002",
-                                       f"duplicate key '{key}' (first defined on line {first_line}); "
+                                       f"duplicate key '{_shown(text[ks:ke])}' (first defined on line {first_line}); "
                                        "the last one wins",
                                        lambda ks=ks, ke=ke: lines.position(ks, ke), "remove one of them")
                             # the key keeps its first place and takes the last value
@@ -271,12 +286,60 @@ def load_yaml_events(text: str, path: str) -> Document:
         msg = str(e).split("\n")[0].strip()
         if isinstance(getattr(e, "character", None), int) and getattr(e, "reason", None):
             msg = f"unacceptable character #x{e.character:04x}: {e.reason}"
-        doc.problems.append(Problem("PL001", f"YAML does not parse: {msg}", _reader_position(e, text, lines),
+        where = _reader_position(e, text, lines, loader_class)
+        doc.problems.append(Problem("PL001", f"YAML does not parse: {msg}", where,
                                     "data files are text; remove the control character"))
         return _failed(doc)
     doc.data = root
     doc.parsed = True
     return doc
+
+
+# The tags safe_load constructs, by the kind of node they fit: JSON's types,
+# then the ones it builds into something no data file means (a set, a list
+# of pairs, bytes, a date), which are PL003 here. Any other tag, or a tag on
+# the wrong kind of node, is a ConstructorError in safe_load.
+_JSON_TAGS = {"scalar": {STR, INT, FLOAT, _T + "bool", _T + "null"}, "mapping": {_T + "map"}, "sequence": {_T + "seq"}}
+_OTHER_TAGS = {"scalar": {_T + "binary", _T + "timestamp"}, "mapping": {_T + "set"},
+               "sequence": {_T + "omap", _T + "pairs"}}
+_TEXT_TAGS = _OTHER_TAGS["scalar"]  # kept as their source text, as plain timestamps are
+
+
+def _tag_problem(problem, ev, kind: str) -> bool:
+    """Report the explicit tag of a node of ``kind``; True if safe_load
+    cannot construct the node (PL001), False if it can."""
+    tag = ev.tag
+    if tag in _JSON_TAGS[kind]:
+        return False
+    if tag in _OTHER_TAGS[kind]:
+        problem("PL003", f"tag '{_short(tag)}' in a data file", ev,
+                "data files hold mappings, lists, text, numbers and booleans; remove the tag")
+        return False
+    if any(tag in tags for tags in _JSON_TAGS.values()) or any(tag in tags for tags in _OTHER_TAGS.values()):
+        problem("PL001", f"tag '{_short(tag)}' cannot be given to a {kind}", ev, "remove the tag")
+    else:
+        problem("PL001", f"tag '{_short(tag)}' is not allowed in a data file", ev,
+                "data files are loaded safely; remove the tag")
+    return True
+
+
+def _plain_key(text: str, problem, ev):
+    """A plain key as safe_load's dict holds it: YAML 1.1 types keys as it
+    types values (on -> True, 0x1 -> 1, ~ -> None), so `on:` and `1:` are
+    one key and `on:` and `'on':` are two."""
+    if text and text[0] not in TYPED_START:
+        return text  # no YAML 1.1 type starts so: nearly every key
+    tag = resolve_plain(text)
+    if tag == STR or tag == VALUE:  # safe_load makes a '=' key the text '='
+        return text
+    if tag == MERGE:
+        problem("PL003", "merge key '<<' in a data file", ev, "write the merged keys out")
+        return text
+    try:
+        return construct(tag, text)
+    except (OverflowError, ValueError):
+        problem("PL001", f"key '{_shown(text)}' is too large to be a number", ev, "quote it")
+        return text
 
 
 def _shown(value: str) -> str:
@@ -310,11 +373,11 @@ def _syntax_problem(e, text: str, lines: LineIndex, opener) -> Problem:
     return Problem("PL001", f"YAML does not parse: {msg}", lines.position(offset), hint)
 
 
-def _reader_position(e, text: str, lines: LineIndex) -> Position:
+def _reader_position(e, text: str, lines: LineIndex, loader_class) -> Position:
     offset = getattr(e, "position", None)
     if not isinstance(offset, int):
         return Position(1, 1)
-    if isinstance(getattr(e, "character", None), int) and _Loader is not yaml.SafeLoader:
+    if isinstance(getattr(e, "character", None), int) and loader_class is not yaml.SafeLoader:
         # the C reader counts bytes of the UTF-8 text
         offset = len(text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "ignore"))
     return lines.position(offset)

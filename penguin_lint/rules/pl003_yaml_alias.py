@@ -1,4 +1,4 @@
-"""PL003 yaml-alias: anchors, aliases, merge keys or %YAML/%TAG directives in a data file."""
+"""PL003 yaml-alias: anchors, aliases, merge keys, directives or non-data tags in a data file."""
 from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
 
 
@@ -7,6 +7,11 @@ class YamlAlias(ProblemRule):
     another, and a few hundred bytes of them can expand to billions of nodes.
     In a PenguinHarness data file penguin-lint never expands them; write
     values out instead.
+
+    Directives (`%YAML`, `%TAG`, any other `%` line) and the tags with which
+    `yaml.safe_load` builds something other than data (`!!set`, `!!omap`,
+    `!!pairs`, `!!binary`, `!!timestamp`) are reported here too: the file
+    loads, but not as the plain mappings, lists, text and numbers it should hold.
 
     Harbor files (a Harbor Hub leaderboard definition or rows file) are read
     as Harbor reads them, with ``yaml.safe_load``: anchors, aliases and
@@ -21,7 +26,7 @@ class YamlAlias(ProblemRule):
 
     code = "PL003"
     name = "yaml-alias"
-    summary = 'anchors, aliases, merge keys or %YAML/%TAG directives in a data file (Harbor files expand them, bounded)'
+    summary = 'anchors, aliases, merge keys, directives or non-data tags in a data file (Harbor files expand aliases, bounded)'
     source = "load"
     kinds = DATA_FILE_KINDS
     bad = ('leaderboard.yaml', 'author: &a {name: Lab}\nvalues:\n  - <<: *a\n')

@@ -247,9 +247,10 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
                     flood_pos = Position(whole.end_line or whole.line, whole.end_column or whole.column)
                 out.append(Problem(code, f"unknown field '{key}'", flood_pos))
                 continue
-            close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7)
+            # YAML 1.1 types keys (on: is True, ~: None): only text is a near miss
+            close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7) if isinstance(key, str) else None
             hint = f"did you mean '{close[0]}'?" if close else None
-            label = f"{where}.{key}" if path else key
+            label = f"{where}.{key}" if path else str(key)
             out.append(Problem(code, f"unknown field '{label}'", doc.key_pos(path + (key,)), hint))
         return out
     if kind == "type":

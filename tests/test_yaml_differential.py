@@ -1,0 +1,143 @@
+"""penguin-lint reads YAML as yaml.safe_load reads it (issue 34): a
+differential property test over generated YAML 1.1 texts, and the cases the
+audit found, each pinned to its finding."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from penguin_lint.loaders import load_yaml
+from tests.conftest import lint
+from tests.yaml_differential import difference, texts
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(texts())
+def test_penguin_lint_reports_or_reads_what_safe_load_reads(text):
+    assert difference(text) is None, (text, difference(text))
+
+
+def problems(text):
+    return [(p.code, p.pos.line) for p in load_yaml(text, "data.yaml").problems]
+
+
+@pytest.mark.parametrize("text, line", [
+    ("algorithm: =\n", 1), ("a: 1\nb: <<\n", 2), ("- x\n- =\n", 2), ("a: [1, =]\n", 1), ("a: {b: <<}\n", 1),
+])
+def test_a_plain_value_or_merge_scalar_is_pl001_where_it_is(text, line):
+    found = problems(text)
+    assert ("PL001", line) in found, found
+
+
+def test_a_plain_equals_key_is_text_as_in_safe_load():
+    doc = load_yaml("=: 1\n", "data.yaml")
+    assert doc.problems == [] and doc.data == {"=": 1}
+
+
+def test_a_merge_key_is_pl003():
+    assert problems("a: 1\n<<: {b: 2}\n") == [("PL003", 2)]
+
+
+@pytest.mark.parametrize("text, data, line", [
+    ("on: 3.5\n1: 7\n", {True: 7}, 2),
+    ("yes: 1\ntrue: 2\n", {True: 2}, 2),
+    ("1: a\n01: b\n", {1: "b"}, 2),
+    ("1: a\n0x1: b\n", {1: "b"}, 2),
+    ("~: a\nnull: b\n", {None: "b"}, 2),
+    ("1: a\n1.0: b\n", {1: "b"}, 2),
+    ("{on: 1, 1: 2}\n", {True: 2}, 1),
+])
+def test_keys_safe_load_merges_are_pl002(text, data, line):
+    doc = load_yaml(text, "data.yaml")
+    assert [(p.code, p.pos.line) for p in doc.problems] == [("PL002", line)]
+    assert doc.data == data and list(map(type, doc.data)) == list(map(type, data))
+
+
+@pytest.mark.parametrize("text, data", [
+    ("on: 1\n'on': 2\n", {True: 1, "on": 2}),
+    ('1: a\n"1": b\n', {1: "a", "1": "b"}),
+    ("null: a\n'null': b\n", {None: "a", "null": "b"}),
+    ("y: 1\nyes: 2\n", {"y": 1, True: 2}),  # PyYAML's bool has no 'y'
+])
+def test_a_quoted_key_is_not_the_typed_one(text, data):
+    doc = load_yaml(text, "data.yaml")
+    assert doc.problems == [] and doc.data == data
+
+
+@pytest.mark.parametrize("text", ["a: b\t\n", "a: b \t\n", "- a\t\n", "a:\t1\n", "'a'\t: 1\n"])
+def test_what_libyaml_accepts_and_safe_load_refuses_is_pl001(text):
+    doc = load_yaml(text, "data.yaml")
+    assert not doc.parsed and [(p.code, p.pos.line) for p in doc.problems] == [("PL001", 1)]
+
+
+def test_a_tab_in_a_comment_or_quotes_still_loads():
+    doc = load_yaml("a: 'x\ty'  # c\td\nb: 1\n", "data.yaml")
+    assert doc.problems == [] and doc.data == {"a": "x\ty", "b": 1}
+
+
+def test_an_unknown_directive_is_pl003_not_a_parse_error():
+    doc = load_yaml("%FOO bar\n---\na: 1\n", "data.yaml")
+    assert doc.parsed and doc.data == {"a": 1}
+    assert [(p.code, p.pos.line) for p in doc.problems] == [("PL003", 1)]
+
+
+@pytest.mark.parametrize("text", [
+    "a: !!set {x, y}\n", "a: !!omap [x: 1]\n", "a: !!pairs [x: 1]\n", "a: !!binary aGVsbG8=\n",
+    "a: !!timestamp 2001-01-01\n",
+])
+def test_tags_safe_load_constructs_are_pl003(text):
+    doc = load_yaml(text, "data.yaml")
+    assert doc.parsed and [(p.code, p.pos.line) for p in doc.problems] == [("PL003", 1)]
+
+
+@pytest.mark.parametrize("text", ["a: !!map x\n", "a: !!seq x\n", "a: !!int {b: 1}\n", "a: !!set [x]\n",
+                                  "a: !!str [x]\n", "a: !!value x\n"])
+def test_a_tag_on_the_wrong_kind_of_node_is_pl001(text):
+    assert problems(text) == [("PL001", 1)]
+
+
+@pytest.mark.parametrize("text, data", [
+    ("{? a : b}\n", {"a": "b"}), ("{a, b}\n", {"a": None, "b": None}), ("{a: 1, ? b}\n", {"a": 1, "b": None}),
+    ("[a: b]\n", [{"a": "b"}]), ("? a\n: b\n", {"a": "b"}), ("a: ! 'on'\n", {"a": True}),
+])
+def test_flow_and_explicit_keys_load(text, data):
+    doc = load_yaml(text, "data.yaml")
+    assert doc.problems == [] and doc.data == data
+
+
+# -- through the command line, on a repository ----------------------------------
+
+LB = "leaderboards/lb/leaderboard.yaml"
+SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
+META = "experiments/lb/exp-1/meta_info.yaml"
+HEADER = "leaderboard_id: lb\nstatus: draft\ntitle: LB\nauthor:\n  name: Lab\nvalues:\n"
+
+
+def test_a_metric_is_looked_up_as_safe_loads_dict_holds_the_keys(repo):
+    files = {
+        SUMMARY: "n_attempt: 2\nscore_mean: 50.0\nscore_std: 0.0\non: 3.5\n'off': 2.5\n",
+        LB: HEADER + ("  - { experiment_id: exp-1, phase: test, metric: 'on' }\n"
+                      "  - { experiment_id: exp-1, phase: test, metric: 'off' }\n"),
+    }
+    run = lint(repo(files), "--all")
+    # the summary's plain on: is the key True, so 'on' names no key; its 'off': is quoted
+    assert run.at("PL402") == [(LB, 7)]
+
+
+def test_keys_one_for_safe_load_are_pl002_in_a_summary(repo):
+    run = lint(repo({SUMMARY: "n_attempt: 2\nscore_mean: 50.0\nscore_std: 0.0\non: 3.5\n1: 7\n"}), "--all")
+    assert run.at("PL002") == [(SUMMARY, 5)]
+    assert run.code == 1
+
+
+def test_a_plain_equals_value_fails_the_run(repo):
+    meta = "experiment_id: exp-1\nbenchmark_id: bench-a\nharness_name: h\nmodel_name: m\nalgorithm: =\n"
+    run = lint(repo({META: meta}), "--all")
+    assert run.at("PL001") == [(META, 5)]
+    assert run.code == 1
+
+
+def test_a_tab_after_a_value_fails_the_run(repo):
+    meta = "experiment_id: exp-1\nbenchmark_id: bench-a\nharness_name: h\nmodel_name: m\t\nalgorithm: b\n"
+    run = lint(repo({META: meta}), "--all")
+    assert run.at("PL001") == [(META, 4)]
