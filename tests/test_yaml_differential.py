@@ -70,6 +70,22 @@ def test_what_libyaml_accepts_and_safe_load_refuses_is_pl001(text):
     assert not doc.parsed and [(p.code, p.pos.line) for p in doc.problems] == [("PL001", 1)]
 
 
+@pytest.mark.parametrize("text", ["---\n{2024-01-01:!!value ?=}\n", "a: [b ?c]\n", "a: {b ?c: 1}\n",
+                                  "tags: [why?]\n", "a: [b, c?]\n", "a: {x?: 1}\n"])
+def test_a_question_mark_in_flow_is_read_as_safe_load_reads_it(text):
+    # libyaml (and the fast path) read 'b ?c' and 'why?' as plain scalars;
+    # safe_load's scanner ends a flow scalar at '?', takes it for a key
+    # indicator and refuses the text (found by the campaign)
+    assert difference(text) is None
+    assert "PL001" in [p.code for p in load_yaml(text, "data.yaml").problems]
+
+
+@pytest.mark.parametrize("text, data", [("---\n\ufeffx\n", "\ufeffx"), ("a: [b\ufeff]\n", {"a": ["b\ufeff"]})])
+def test_a_byte_order_mark_past_the_start_is_kept_as_safe_load_keeps_it(text, data):
+    doc = load_yaml(text, "data.yaml")
+    assert difference(text) is None and doc.data == data
+
+
 def test_a_tab_in_a_comment_or_quotes_still_loads():
     doc = load_yaml("a: 'x\ty'  # c\td\nb: 1\n", "data.yaml")
     assert doc.problems == [] and doc.data == {"a": "x\ty", "b": 1}

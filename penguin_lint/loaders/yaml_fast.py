@@ -58,9 +58,10 @@ _LINE = re.compile(
     r"(" + _SQ + "|" + _DQ + r"|\[[^\[\]{}\r\n#]*\]|\{[^\[\]{}\r\n#]*\}|" + _PLAIN + ")?"
     r"( *(?:(?<![^ \n])#[^\r\n]*)?\r?(?:\n|\Z))")
 
-# Inside a one-line flow collection a plain scalar also stops at ',[]{}',
-# and holds no ':', '#' or quote.
-_FCH = r"[^ \r\n:,\[\]{}#'\"]"
+# Inside a one-line flow collection a plain scalar also stops at ',?[]{}'
+# (safe_load's scanner ends it at a '?': '[why?]' does not load), and holds
+# no ':', '#' or quote.
+_FCH = r"[^ \r\n:,?\[\]{}#'\"]"
 _FPLAIN = r"(?:[^ \r\n\-?:,\[\]{}#&*!|>'\"%@`]|-(?=" + _FCH + "))" + _FCH + "*(?: +" + _FCH + "+)*"
 _FLOW_ITEM = re.compile(r" *(?:(" + _SQ + ")|(" + _DQ + ")|(" + _FPLAIN + r")) *([,\]])")
 _FLOW_PAIR = re.compile(r" *(" + _FPLAIN + "): +(?:(" + _SQ + ")|(" + _DQ + ")|(" + _FPLAIN + r")) *([,}])")

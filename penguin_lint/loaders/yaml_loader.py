@@ -38,7 +38,15 @@ except AttributeError:  # pragma: no cover
 # Scalar typing is YAML 1.1's, shared with the fast path (yaml11.py).
 _T = "tag:yaml.org,2002:"
 
-_DIVERGES = re.compile(r"\t|^%", re.M).search
+_DIVERGE_ANYWHERE = re.compile(r"\t|^%|(?s:.)\ufeff", re.M).search
+
+
+def _diverges(text: str) -> bool:
+    """Whether libyaml may read ``text`` otherwise than safe_load: a tab, a
+    directive, a byte-order mark past the start (safe_load keeps it), or a
+    '?' in a text with flow collections (safe_load takes it for a key
+    indicator where libyaml reads on: '[a ?b]')."""
+    return bool(_DIVERGE_ANYWHERE(text)) or ("?" in text and ("[" in text or "{" in text))
 
 _COMPLEX = object()  # the key of a value whose key was not a scalar
 
@@ -73,7 +81,7 @@ def load_yaml_events(text: str, path: str) -> Document:
     # unknown %directive): texts that hold either are read by PyYAML's
     # pure-Python parser, the reference; the rest by libyaml, which agrees
     # with it there and is ~10x faster.
-    loader_class = yaml.SafeLoader if _DIVERGES(text) else _Loader
+    loader_class = yaml.SafeLoader if _diverges(text) else _Loader
     # Each frame: [container, node, is_mapping, pending key (text, start, end),
     #              key -> node seen in this mapping, last child node, path].
     # Node -1: a complex key or its value, parsed and thrown away.
