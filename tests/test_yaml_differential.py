@@ -71,8 +71,9 @@ def test_what_libyaml_accepts_and_safe_load_refuses_is_pl001(text):
 
 
 @pytest.mark.parametrize("text", ["---\n{2024-01-01:!!value ?=}\n", "a: [b ?c]\n", "a: {b ?c: 1}\n",
-                                  "tags: [why?]\n", "a: [b, c?]\n", "a: {x?: 1}\n"])
-def test_a_question_mark_in_flow_is_read_as_safe_load_reads_it(text):
+                                  "tags: [why?]\n", "a: [b, c?]\n", "a: {x?: 1}\n",
+                                  "- [!, 0.5]\n"])
+def test_a_question_mark_or_bare_tag_in_flow_is_read_as_safe_load_reads_it(text):
     # libyaml (and the fast path) read 'b ?c' and 'why?' as plain scalars;
     # safe_load's scanner ends a flow scalar at '?', takes it for a key
     # indicator and refuses the text (found by the campaign)

@@ -44,9 +44,11 @@ _DIVERGE_ANYWHERE = re.compile(r"\t|^%|(?s:.)\ufeff", re.M).search
 def _diverges(text: str) -> bool:
     """Whether libyaml may read ``text`` otherwise than safe_load: a tab, a
     directive, a byte-order mark past the start (safe_load keeps it), or a
-    '?' in a text with flow collections (safe_load takes it for a key
-    indicator where libyaml reads on: '[a ?b]')."""
-    return bool(_DIVERGE_ANYWHERE(text)) or ("?" in text and ("[" in text or "{" in text))
+    '?' or '!' in a text with flow collections (safe_load takes '?' for a key
+    indicator where libyaml reads on, '[a ?b]', and '!,' for a tag where
+    libyaml ends the tag at the ',')."""
+    return bool(_DIVERGE_ANYWHERE(text)) or (
+        ("?" in text or "!" in text) and ("[" in text or "{" in text))
 
 _COMPLEX = object()  # the key of a value whose key was not a scalar
 
