@@ -158,3 +158,11 @@ def test_a_tab_after_a_value_fails_the_run(repo):
     meta = "experiment_id: exp-1\nbenchmark_id: bench-a\nharness_name: h\nmodel_name: m\t\nalgorithm: b\n"
     run = lint(repo({META: meta}), "--all")
     assert run.at("PL001") == [(META, 4)]
+
+
+def test_two_nan_keys_are_one_key_as_in_safe_load():
+    # safe_load builds every .nan as one object, so its dict holds one key
+    # (found by the campaign): PL002 on the second, as for any repeated key
+    text = ".nan: a\nb: 1\n.NaN: c\n"
+    assert difference(text) is None
+    assert ("PL002", 3) in problems(text)

@@ -108,6 +108,11 @@ def _int(value: str) -> int:
     return sign * int(value)
 
 
+# safe_load builds every .nan as one shared object, so two '.nan' keys are
+# one key of its dict (a lookup matches the same object before comparing)
+NAN = float("nan")
+
+
 def _float(value: str) -> float:
     value = value.replace("_", "").lower()
     sign = -1.0 if value[0] == "-" else 1.0
@@ -116,7 +121,7 @@ def _float(value: str) -> float:
     if value == ".inf":
         return sign * INF
     if value == ".nan":
-        return float("nan")
+        return NAN
     if ":" in value:
         return sign * _sexagesimal(value)
     return sign * float(value)
