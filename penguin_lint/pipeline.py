@@ -20,6 +20,7 @@ from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.core.repo import Repository, unjudged
 from penguin_lint.engine.result import Result
 from penguin_lint.pr.git import GitError, gitlinks_below
+from penguin_lint.pr.worktree_gitlinks import WorkTreeGitlinks
 from penguin_lint.rules import all_rules, rule_codes
 
 
@@ -327,7 +328,7 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         if all_:
             cache = None if no_cache else _open_cache(root, cache_dir, config, rules, engine, warn)
             repo.cache_rel = _cache_rel(root, cache_dir, cache, no_cache, config)
-            result = engine.run_all(jobs=req.jobs, cache=cache, shard=shard_part, review=added_index)
+            result = engine.run_all(jobs=req.jobs, cache=cache, shard=shard_part, review=added_index, gitlinks=WorkTreeGitlinks(root))
             if cache is not None:
                 _save_cache(cache, shard_part is not None, warn)
             if based_on is not None and (shard_part is None or shard_part.takes_top):

@@ -129,7 +129,8 @@ class Engine:
         return out
 
     # -- runs -----------------------------------------------------------------
-    def run_all(self, jobs: Optional[int] = None, cache=None, shard=None, review=None) -> Result:
+    def run_all(self, jobs: Optional[int] = None, cache=None, shard=None, review=None,
+                gitlinks=None) -> Result:
         """Every subject of the repository, unit by unit.
 
         A unit is a part of the tree whose checks read (almost) nothing
@@ -145,14 +146,16 @@ class Engine:
         the subjects above the units) are run. With ``review`` (a
         ``suppressions.AddedIndex``: a pull request's own run), the
         suppressions the pull request adds hide nothing, as in a diff run.
+        ``gitlinks`` (a ``pr.worktree_gitlinks.WorkTreeGitlinks``) says which
+        empty or absent folders are submodules; without it, none are.
         """
         self._review = review
         try:
-            return self._run_all(jobs, cache, shard)
+            return self._run_all(jobs, cache, shard, gitlinks)
         finally:
             self._review = None
 
-    def _run_all(self, jobs, cache, shard) -> Result:
+    def _run_all(self, jobs, cache, shard, gitlinks) -> Result:
         # capped as units finish: a file's findings past the cap are
         # counted and let go, not held to the end of the run
         findings = Collector()
@@ -216,7 +219,7 @@ class Engine:
             if cache is not None:
                 cache.store(r[4], unit_findings, unit_files, r[5], avoid)
         if shard is None or shard.takes_top or empty:  # absent submodules: in one shard only
-            findings.add(gitlink_findings(self, empty, absent=shard is None or shard.takes_top,
+            findings.add(gitlink_findings(self, empty, gitlinks, absent=shard is None or shard.takes_top,
                                           memo_dir=cache.dir if cache is not None else None))
         result = self._finish(findings.findings(), files, more=findings.more)
         result.loads = loads
