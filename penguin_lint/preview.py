@@ -27,8 +27,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from penguin_lint.engine.context import Context
 from penguin_lint.engine.subject import Subject
 from penguin_lint.core.layout import safe_segment
-from penguin_lint.github.workflow_commands import sanitize
-from penguin_lint.github.summary import md  # inert Markdown: no link, HTML or mention
+from penguin_lint.output.log_guard import sanitize
+from penguin_lint.output.markdown import md  # inert Markdown: no link, HTML or mention
 from penguin_lint.rules._expressions import (
     DEFAULT_METRIC, LABEL_FIELDS, Expressions, Leaf, Operation, finite, number, show,
 )
