@@ -103,7 +103,7 @@ def test_the_cache_key_follows_every_module_verdicts_come_from():
     """An edited checkout must not reuse the verdicts of the code before the
     edit: the cache's code stamp names every module of the layers that make
     verdicts, wherever they live in the package."""
-    from penguin_lint.cache.units import _code_stamp
+    from penguin_lint.cache.settings import _code_stamp
 
     stamped = {line.rsplit(" ", 2)[0] for line in _code_stamp().splitlines()}
     for rel in ("findings.py", "suppressions.py", "core/config.py", "core/repo.py", "engine/runner.py",
