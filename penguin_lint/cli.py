@@ -16,7 +16,7 @@ from typing import List, Optional
 import click
 
 from penguin_lint.reporters.console import say, show
-from penguin_lint.github.workflow_commands import LogGuard, guarded_std, safe_line
+from penguin_lint.output.log_guard import LogGuard, guarded_std, safe_line
 
 EXIT_OK, EXIT_FINDINGS, EXIT_FAILURE = 0, 1, 2
 
@@ -97,7 +97,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     `penguin-lint preview` shows the leaderboards as they will be rendered.
     """
     from penguin_lint.pipeline import PenguinLintError, Request, run
-    from penguin_lint.reporters import get_reporter
+    from penguin_lint.formats import get_reporter
     from penguin_lint.rules import all_rules
 
     # The run's documents are plain trees; see pipeline.run (main() turns
@@ -383,7 +383,7 @@ def merge_cmd(reports, fmt, strict, color, output):
     """Join the JSON reports of every `--all --shard K/N` run into the report
     `--all` gives, in any format, with its exit status."""
     from penguin_lint.engine.merge import MergeError, merge_files
-    from penguin_lint.reporters import get_reporter
+    from penguin_lint.formats import get_reporter
     from penguin_lint.rules import all_rules
 
     try:

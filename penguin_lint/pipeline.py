@@ -20,6 +20,7 @@ from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.core.repo import Repository, unjudged
 from penguin_lint.engine.result import Result
 from penguin_lint.pr.git import GitError, gitlinks_below
+from penguin_lint.pr.worktree_gitlinks import WorkTreeGitlinks
 from penguin_lint.rules import all_rules, rule_codes
 
 
@@ -253,7 +254,7 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         def status_cache(config):
             # where git may keep what it knows of untracked files: the cache
             # folder, once the configuration that may name it is known
-            from penguin_lint.cache.units import cache_folder
+            from penguin_lint.cache import cache_folder
 
             return None if no_cache else cache_folder(root, cache_dir, config.cache_dir)[0]
 
@@ -327,7 +328,7 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
         if all_:
             cache = None if no_cache else _open_cache(root, cache_dir, config, rules, engine, warn)
             repo.cache_rel = _cache_rel(root, cache_dir, cache, no_cache, config)
-            result = engine.run_all(jobs=req.jobs, cache=cache, shard=shard_part, review=added_index)
+            result = engine.run_all(jobs=req.jobs, cache=cache, shard=shard_part, review=added_index, gitlinks=WorkTreeGitlinks(root))
             if cache is not None:
                 _save_cache(cache, shard_part is not None, warn)
             if based_on is not None and (shard_part is None or shard_part.takes_top):
@@ -858,7 +859,7 @@ def _mark_fixable(result, repo, config) -> None:
 def _open_cache(root: Path, cache_dir, config, rules, engine, warn: Callable[[str], None]):
     """The cache for an --all run, or None (with a warning) when it cannot be used."""
     from penguin_lint.cache.contentid import ContentIds
-    from penguin_lint.cache.units import CacheWarning, UnitCache, cache_folder, settings_key
+    from penguin_lint.cache import CacheWarning, UnitCache, cache_folder, settings_key
 
     folder, in_repo = cache_folder(root, cache_dir, config.cache_dir)
     # --no-suppress changes what a unit reports
@@ -876,7 +877,7 @@ def _cache_rel(root: Path, cache_dir, cache, no_cache: bool, config=None) -> Opt
     keeps its cache, and never a folder git tracks anything in (a data folder
     that bears the name, or records a pull request committed, are linted)."""
     from penguin_lint.cache.contentid import ContentIds
-    from penguin_lint.cache.units import CacheWarning, cache_folder, refuse_tracked, skipped_folder
+    from penguin_lint.cache import CacheWarning, cache_folder, refuse_tracked, skipped_folder
 
     if cache is not None:  # open: already found untracked
         return skipped_folder(root, cache.folder)
@@ -893,7 +894,7 @@ def _cache_rel(root: Path, cache_dir, cache, no_cache: bool, config=None) -> Opt
 
 
 def _save_cache(cache, keep_others: bool, warn: Callable[[str], None]) -> None:
-    from penguin_lint.cache.units import CacheWarning
+    from penguin_lint.cache import CacheWarning
 
     damage = cache.damage_warning()
     if damage:

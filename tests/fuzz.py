@@ -53,7 +53,7 @@ if str(PROJECT) not in sys.path:  # pragma: no cover - run as a script
 from tests import fuzz_harbor  # noqa: E402
 from tests.fswatch import FsWatch as _FsWatch  # noqa: E402
 from penguin_lint.cli import main as cli_main  # noqa: E402
-from penguin_lint.reporters import FORMATS  # noqa: E402
+from penguin_lint.formats import FORMATS  # noqa: E402
 from penguin_lint.rules import all_rules  # noqa: E402
 from penguin_lint.rules.docs import rule_url  # noqa: E402
 

@@ -285,7 +285,7 @@ def test_focus_reports_what_a_whole_check_reports(board, monkeypatch, what):
         summary(board, "exp-6", score_std="0.0  # rerun")
     commit(board)
     focused = lint(board, "--diff-base", "main")
-    import penguin_lint.engine.runner as engine_mod
+    import penguin_lint.engine.change_subjects as engine_mod
 
     monkeypatch.setattr(engine_mod, "leaderboard_focus", lambda *a: None)
     whole = lint(board, "--diff-base", "main")

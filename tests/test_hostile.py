@@ -17,7 +17,7 @@ from typing import Optional
 import pytest
 import yaml
 
-from penguin_lint.reporters import FORMATS
+from penguin_lint.formats import FORMATS
 from penguin_lint.rules import all_rules
 from tests.conftest import VALID, lint
 from tests.fswatch import FsWatch

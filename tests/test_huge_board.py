@@ -146,7 +146,7 @@ def test_memory_does_not_add_up_over_boards(tmp_path, run):
 
 
 def test_preview_markdown_lists_a_bounded_number_of_rows(repo, monkeypatch):
-    monkeypatch.setattr(preview_mod, "MARKDOWN_ROWS", 3)
+    monkeypatch.setattr(preview_mod.markdown, "MARKDOWN_ROWS", 3)
     monkeypatch.setattr(_expressions, "MAX_VALUES", 5)
     root = repo({LB: board([leaf()] * 7)})
     r = lint(None, "preview", "--root", str(root), "--format", "markdown")
@@ -162,7 +162,7 @@ def test_preview_markdown_lists_a_bounded_number_of_rows(repo, monkeypatch):
 
 
 def test_preview_markdown_output_is_capped_with_a_note(repo, monkeypatch):
-    monkeypatch.setattr(preview_mod, "MARKDOWN_LIMIT", 2000)
+    monkeypatch.setattr(preview_mod.markdown, "MARKDOWN_LIMIT", 2000)
     root = repo({LB: board([leaf()] * 40)})
     r = lint(None, "preview", "--root", str(root), "--format", "markdown")
     assert r.code == 0, r.stderr

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from penguin_lint.github import action
-from penguin_lint.github.workflow_commands import safe_line
+from penguin_lint.output.log_guard import safe_line
 from tests.conftest import lint
 
 LB = "leaderboards/lb/leaderboard.yaml"
@@ -112,7 +112,7 @@ def test_the_action_end_to_end_with_a_forged_config_error(repo, tmp_path, capfd)
 def test_the_guard_judges_whole_lines_and_lets_only_its_own_commands_start_one():
     import io
 
-    from penguin_lint.github.workflow_commands import DEFUSED, LogGuard, guard_block
+    from penguin_lint.output.log_guard import DEFUSED, LogGuard, guard_block
 
     raw = io.StringIO()
     g = LogGuard(raw)
@@ -282,7 +282,7 @@ pieced = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
 def test_no_line_of_any_text_through_the_guard_is_a_command(text, cuts):
     import io
 
-    from penguin_lint.github.workflow_commands import LogGuard
+    from penguin_lint.output.log_guard import LogGuard
 
     raw = io.StringIO()
     g = LogGuard(raw)
@@ -299,7 +299,7 @@ def test_no_line_of_any_text_through_the_guard_is_a_command(text, cuts):
                           lambda inner: st.one_of(st.lists(inner, max_size=3),
                                                   st.dictionaries(pieced, inner, max_size=3))))
 def test_json_through_the_guard_parses_to_the_same_value(value):
-    from penguin_lint.github.workflow_commands import guard_block
+    from penguin_lint.output.log_guard import guard_block
 
     for indent in (None, 2):
         text = guard_block(json.dumps(value, indent=indent, ensure_ascii=True))

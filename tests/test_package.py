@@ -72,8 +72,9 @@ def test_the_cycle_finder_finds_one():
 
 def test_lower_layers_do_not_import_the_ones_above():
     """findings, loaders and validation know no rule, engine, pull request
-    or output; the rules know no pull request, cache or GitHub; nothing
-    below the command line imports it."""
+    or output; the rules know no pull request, cache or GitHub; output
+    safety imports nothing of the package and the reporters nothing of
+    GitHub; nothing below the command line imports it."""
     edges = _imports()
     below = {
         "penguin_lint.findings": ("penguin_lint.",),
@@ -85,6 +86,9 @@ def test_lower_layers_do_not_import_the_ones_above():
                               "penguin_lint.github", "penguin_lint.pipeline"),
         "penguin_lint.rules": ("penguin_lint.pr", "penguin_lint.cache", "penguin_lint.github",
                                "penguin_lint.pipeline", "penguin_lint.engine.runner"),
+        # output safety sits below both the reporters and GitHub
+        "penguin_lint.output": ("penguin_lint.",),
+        "penguin_lint.reporters": ("penguin_lint.github",),
     }
     for module, imported in edges.items():
         for layer, banned in below.items():
@@ -99,7 +103,7 @@ def test_the_cache_key_follows_every_module_verdicts_come_from():
     """An edited checkout must not reuse the verdicts of the code before the
     edit: the cache's code stamp names every module of the layers that make
     verdicts, wherever they live in the package."""
-    from penguin_lint.cache.units import _code_stamp
+    from penguin_lint.cache.settings import _code_stamp
 
     stamped = {line.rsplit(" ", 2)[0] for line in _code_stamp().splitlines()}
     for rel in ("findings.py", "suppressions.py", "core/config.py", "core/repo.py", "engine/runner.py",

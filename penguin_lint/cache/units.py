@@ -19,6 +19,10 @@ by a small header before the rest is read; a damaged, foreign or oversized
 one is ignored (one warning for the run) and its unit runs again. A cache
 folder that git tracks (a pull request can commit one) is never used,
 however it was named.
+
+Beside this module: ``folder`` (where the cache lives, what it refuses),
+``settings`` (the key naming a cache folder) and ``records`` (a record's
+plain data and its strict reading).
 """
 from __future__ import annotations
 
@@ -26,21 +30,18 @@ import hashlib
 import json
 import os
 import stat as _stat
-import sys
 import time
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from penguin_lint.version import __version__
-from penguin_lint.core.atomic import replace_file
 from penguin_lint.cache.contentid import ContentIds
-from penguin_lint.findings import ERROR, WARNING, Finding
-from penguin_lint.suppressions import CARRIER
+from penguin_lint.cache.folder import CacheWarning, prepare_root, refuse_tracked
+from penguin_lint.cache.records import FIELDS, FORMAT, carrier_out, parse_record
+from penguin_lint.core.atomic import replace_file
 from penguin_lint.core.repo import Entry, ReadLog, Repository, _plain_rel as _plain, file_state
+from penguin_lint.findings import Finding
+from penguin_lint.suppressions import CARRIER
 
-FORMAT = 3
-DEFAULT_DIR = ".penguin-lint-cache"
-ENV_DIR = "PENGUIN_LINT_CACHE_DIR"
 # Far above any honest record: the largest on the benchmark's large
 # repository (a leaderboard with 50 experiments) is 150 KB. A bigger file
 # is not read at all.
@@ -57,161 +58,6 @@ KEEP_SETTINGS = 8
 # files a unit may have read besides listing them (their signatures are checked too)
 _DATA_SUFFIXES = (".toml", ".yaml", ".yml", ".json")
 _O_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-_FIELDS = ("code", "name", "severity", "path", "message", "line", "column",
-           "end_line", "end_column", "hint", "subject")
-
-
-class CacheWarning(Exception):
-    """Why the cache is not used this run (one warning line, not a failure)."""
-
-
-def cache_folder(root: Path, given: Optional[str], configured: Optional[str] = None) -> Tuple[Path, bool]:
-    """The cache folder and whether it is one the repository names for itself
-    (the default, or ``cache-dir`` of its configuration, a folder inside it).
-    --cache-dir (``given``) comes first, then $PENGUIN_LINT_CACHE_DIR, then
-    ``configured``, then the default."""
-    chosen = given or os.environ.get(ENV_DIR) or None
-    if chosen:
-        return Path(os.path.abspath(chosen)), False
-    return root / (configured or DEFAULT_DIR), True
-
-
-def inside(root: Path, folder: Path) -> Optional[str]:
-    """``folder`` as a path relative to ``root`` when it lies below it, links
-    resolved (a folder reached through a link is where the link leads), else None."""
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(folder)
-    if real == real_root:
-        return ""
-    if not real.startswith(real_root.rstrip(os.sep) + os.sep):
-        return None
-    return os.path.relpath(real, real_root).replace(os.sep, "/")
-
-
-def refuse_linked(root: Path, folder: Path) -> None:
-    """Raise CacheWarning when ``folder``, named inside ``root``, is reached
-    through a symbolic link below ``root`` or lies in a ``.git`` folder: a
-    pull request can commit ``.cache -> /elsewhere``, and the cache would be
-    written outside the repository."""
-    base, full = os.path.abspath(root), os.path.abspath(folder)
-    if not full.startswith(base.rstrip(os.sep) + os.sep):
-        return  # named outside the repository: the user's own folder
-    path = base
-    for part in os.path.relpath(full, base).split(os.sep):
-        path = os.path.join(path, part)
-        if part == ".git":
-            raise CacheWarning(f"the cache folder {folder} is inside a .git folder; the cache is not used")
-        if os.path.islink(path):
-            link = os.path.relpath(path, base).replace(os.sep, "/")
-            if path == full:
-                raise CacheWarning(f"{link} is a symbolic link, not a folder; the cache is not used")
-            raise CacheWarning(f"the cache folder {os.path.relpath(full, base)}/ is reached through the "
-                               f"symbolic link {link}; the cache is not used")
-        if not os.path.lexists(path):
-            return
-
-
-def refuse_tracked(root: Path, folder: Path, ids: ContentIds) -> None:
-    """Raise CacheWarning when git tracks ``folder`` or anything in it (a
-    pull request can commit records), however the folder was named, or when
-    it is reached through a link in the repository (``refuse_linked``)."""
-    refuse_linked(root, folder)
-    rel = inside(root, folder)
-    # the repository's own folders by their relative name; any other by its
-    # absolute one (git refuses a path outside its work tree: not tracked)
-    spec = rel if rel else os.path.realpath(folder)
-    shown = f"{rel}/" if rel else f"{folder}"
-    if ids.tracks_under(spec):
-        raise CacheWarning(f"the cache folder {shown} is tracked by git; the cache is not used")
-
-
-def skipped_folder(root: Path, folder: Path) -> Optional[str]:
-    """The path, relative to ``root``, that --all leaves out as the run's
-    cache folder: only where the cache is kept, and only a real folder."""
-    rel = inside(root, folder)
-    if not rel:
-        return None
-    try:
-        if not _stat.S_ISDIR(os.lstat(os.path.realpath(folder)).st_mode):
-            return None
-    except OSError:
-        return None
-    return rel
-
-
-def settings_key(config, rule_codes: Iterable[str], options: dict) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    parts = [f"format {FORMAT}", f"version {__version__}", f"python {sys.version_info[:2]}",
-             _code_stamp(), _schema_stamp(), f"yaml {_yaml_stamp()}", repr(config),
-             " ".join(sorted(rule_codes)),
-             repr(sorted((k, repr(v)) for k, v in options.items() if not k.startswith("_")))]
-    for p in parts:
-        h.update(p.encode("utf-8", "surrogatepass"))
-        h.update(b"\0")
-    return h.hexdigest()
-
-
-# The code that verdicts come from (reporters and the command line only
-# print them).
-_VERDICT_MODULES = ("findings.py", "suppressions.py")
-_VERDICT_PACKAGES = ("core", "engine", "loaders", "rules", "validation")
-
-
-def _code_stamp() -> str:
-    # An edited checkout (an editable install) must not reuse the verdicts
-    # of the code before the edit: the size and time stamp of every module.
-    base = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package
-    paths = [os.path.join(base, m) for m in _VERDICT_MODULES]
-    for pkg in _VERDICT_PACKAGES:
-        try:
-            with os.scandir(os.path.join(base, pkg)) as it:
-                paths += [de.path for de in it if de.name.endswith(".py")]
-        except OSError:
-            pass
-    out = []
-    for path in sorted(paths):
-        try:
-            st = os.stat(path)
-        except OSError:
-            continue
-        out.append(f"{os.path.relpath(path, base)} {st.st_size} {st.st_mtime_ns}")
-    return "\n".join(out)
-
-
-def _schema_stamp() -> str:
-    from penguin_lint.core.layout import FILE_KINDS
-    from penguin_lint.validation.schema import _load_schema_text
-
-    h = hashlib.blake2b(digest_size=16)
-    for kind in sorted(FILE_KINDS):
-        name = FILE_KINDS[kind]
-        if not name:
-            continue
-        try:
-            h.update(f"{kind}={name}\0".encode() + _load_schema_text(name).encode("utf-8") + b"\0")
-        except OSError:
-            h.update(f"{kind}=missing\0".encode())
-    return h.hexdigest()
-
-
-def _yaml_stamp() -> str:
-    # PyYAML's files, found without importing it (a run whose verdicts all
-    # come from the cache never parses YAML): another version or a build
-    # without libyaml has other files
-    import importlib.util
-
-    spec = importlib.util.find_spec("yaml")
-    out = []
-    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
-        try:
-            with os.scandir(folder) as it:
-                for de in it:
-                    if de.name.endswith((".py", ".so", ".pyd")):
-                        st = de.stat()
-                        out.append(f"{de.name} {st.st_size} {st.st_mtime_ns}")
-        except OSError:
-            pass
-    return " ".join(sorted(out))
 
 
 def listing_id(entries: Optional[Dict[str, Entry]]) -> str:
@@ -345,7 +191,7 @@ class UnitCache:
         key = unit_key(unit)
         self._used.add(self._entry(key).name)
         rec = self._read(key)
-        parsed = _parse_record(rec, self._codes) if rec is not None else None
+        parsed = parse_record(rec, self._codes) if rec is not None else None
         if rec is not None and parsed is None:
             self.damaged.append("malformed")
         if parsed is not None and avoid and not avoid.isdisjoint(parsed[3]):
@@ -502,8 +348,8 @@ class UnitCache:
         if avoid and not avoid.isdisjoint(inputs["read"]):
             return
         key = unit_key(unit)
-        record = {"findings": [[getattr(f, k) for k in _FIELDS] for f in findings if f.code != CARRIER],
-                  "suppressions": [_carrier_out(f) for f in findings if f.code == CARRIER],
+        record = {"findings": [[getattr(f, k) for k in FIELDS] for f in findings if f.code != CARRIER],
+                  "suppressions": [carrier_out(f) for f in findings if f.code == CARRIER],
                   "count": files, **inputs}
         # ASCII: a file name that is not UTF-8 (a lone surrogate here) is
         # written as an escape that reads back as the same name
@@ -585,134 +431,3 @@ def _signature_of(st) -> Optional[list]:
     if not _stat.S_ISREG(st.st_mode):
         return None
     return [st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns]
-
-
-def prepare_root(folder: Path) -> None:
-    """Make the cache folder (a real folder, not a link), marked as a cache."""
-    new = not os.path.lexists(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    if not _stat.S_ISDIR(os.lstat(folder).st_mode):
-        raise OSError(0, "not a folder")
-    if new:
-        # as ruff does: git never picks the folder up
-        _write_small(folder / ".gitignore", b"# Created by penguin-lint automatically.\n*\n")
-        _write_small(folder / "CACHEDIR.TAG",
-                     b"Signature: 8a477f597d28d172789f06886806bc55\n"
-                     b"# This file is a cache directory tag created by penguin-lint.\n")
-
-
-def _write_small(path: Path, data: bytes) -> None:
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    except FileExistsError:
-        return
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-
-
-def _opt_int(v) -> bool:
-    return v is None or (type(v) is int and 0 <= v < 1 << 31)
-
-
-def _opt_str(v) -> bool:
-    return v is None or type(v) is str
-
-
-def _carrier_out(f: Finding) -> list:
-    """A suppression-ledger carrier (suppressions.Ledger.carriers) as plain data."""
-    # (never one with codes a change adds: a unit that read such a file is not stored)
-    first, second = f.directive[:2]
-    if first == "suppressed":
-        return ["s", list(second)]
-    d = first
-    return ["d", f.path, d.line, d.column, d.end_column, d.scope, list(d.codes), d.problem, d.own_line,
-            sorted(second)]
-
-
-def _carrier_in(item) -> Optional[Finding]:
-    """The carrier ``_carrier_out`` wrote, or None when it is not well formed."""
-    from penguin_lint.suppressions import FILE, LINE, Directive
-
-    if not isinstance(item, list) or not item:
-        return None
-    if item[0] == "s" and len(item) == 2 and isinstance(item[1], list) and len(item[1]) == 5:
-        path, line, column, code, message = item[1]
-        if type(path) is str and _opt_int(line) and _opt_int(column) and type(code) is str \
-                and type(message) is str:
-            return Finding(code=CARRIER, name="", severity="", path=path, message="",
-                           directive=("suppressed", (path, line, column, code, message)))
-        return None
-    if item[0] == "d" and len(item) == 10:
-        _, path, line, column, end_column, scope, codes, problem, own_line, used = item
-        if (type(path) is str and all(type(v) is int for v in (line, column, end_column))
-                and scope in (LINE, FILE) and isinstance(codes, list) and all(type(c) is str for c in codes)
-                and _opt_str(problem) and type(own_line) is bool
-                and isinstance(used, list) and all(type(c) is str for c in used)):
-            d = Directive(line, column, end_column, scope, tuple(codes), problem, own_line)
-            return Finding(code=CARRIER, name="", severity="", path=path, message="",
-                           line=line, column=column, directive=(d, frozenset(used)))
-    return None
-
-
-def _parse_record(rec, codes):
-    """(findings, file count, listings, files read) of a well-formed record, else None."""
-    if not isinstance(rec, dict):
-        return None
-    raw = rec.get("findings")
-    n = rec.get("count")
-    listings = rec.get("listings")
-    files = rec.get("read")
-    if type(n) is not int or not isinstance(raw, list) or not isinstance(listings, dict) \
-            or not isinstance(files, dict):
-        return None
-    findings = []
-    for item in raw:
-        if not isinstance(item, list) or len(item) != len(_FIELDS):
-            return None
-        code, name, severity, path, message, line, column, end_line, end_column, hint, subject = item
-        if (code not in codes or type(name) is not str or severity not in (ERROR, WARNING)
-                or type(path) is not str or type(message) is not str
-                or not all(_opt_int(v) for v in (line, column, end_line, end_column))
-                or not _opt_str(hint) or not _opt_str(subject)):
-            return None
-        findings.append(Finding(code=code, name=name, severity=severity, path=path, message=message,
-                                line=line, column=column, end_line=end_line, end_column=end_column,
-                                hint=hint, subject=subject))
-    for item in rec.get("suppressions", ()):
-        f = _carrier_in(item)
-        if f is None:
-            return None
-        findings.append(f)
-    parsed_listings = {}
-    depth = -1
-    for rel, v in listings.items():
-        # parents first (as written): a folder swapped for a link fails its
-        # parent's check before any time stamp below it is read
-        d = rel.count("/") + (rel != "")
-        if d < depth:
-            return None
-        depth = d
-        if not (isinstance(v, list) and len(v) == 3 and type(v[1]) is str):
-            return None
-        stamp = v[0]
-        if stamp is not None and not (isinstance(stamp, list) and len(stamp) == 3
-                                      and all(type(x) is int and 0 <= x < 1 << 63 for x in stamp)):
-            return None
-        children = v[2]
-        if children is not None and not isinstance(children, list):
-            return None
-        if not (rel == "" or _plain(rel)):
-            return None
-        if rel and rel.rpartition("/")[0] not in parsed_listings:
-            return None  # every folder comes with the folders above it
-        parsed_listings[rel] = (v[0], v[1], children)
-    parsed_files = {}
-    for rel, item in files.items():
-        if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is str and _plain(rel)):
-            return None
-        sig = item[1]
-        if sig is not None and not (isinstance(sig, list) and len(sig) == 4
-                                    and all(type(v) is int for v in sig)):
-            return None
-        parsed_files[rel] = (item[0], sig)
-    return findings, n, parsed_listings, parsed_files

@@ -226,10 +226,28 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
     (``rules.rule_codes()``: the registry is above this layer). Any problem
     raises ConfigError with one line naming the place.
     """
-    from penguin_lint.loaders import load_bytes
-
     # codes -> names (rules.rule_codes()), or plain codes
     known_codes = dict(known_codes) if isinstance(known_codes, dict) else list(known_codes)
+    doc = _config_document(raw)
+    data = doc.data
+    where = _Located(doc)
+    cfg = Config()
+    known = {"select", "ignore", "per-file-ignores", "max-file-size", "base-branch", "layout", "kinds",
+             "cache-dir"}
+    for key in data:
+        if key not in known:
+            raise where.error((key,), f"unknown setting '{key}' (known: {', '.join(sorted(known))})", key=True)
+    # settings checked in this order: the first problem is the one reported
+    _rule_settings(cfg, data, where, known_codes)
+    _run_settings(cfg, data, where)
+    _layout_settings(cfg, data, where, known_kinds)
+    return cfg
+
+
+def _config_document(raw: bytes):
+    """The parsed TOML document, or ConfigError at its first problem."""
+    from penguin_lint.loaders import load_bytes
+
     if len(raw) > MAX_CONFIG_SIZE:
         raise ConfigError(f"{CONFIG_FILE}: over {MAX_CONFIG_SIZE // 1024} KiB, too large for a configuration file")
     doc = load_bytes(raw, CONFIG_FILE, ".toml")
@@ -239,14 +257,11 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
         message = first.message[len("TOML does not parse: "):] if first.message.startswith("TOML does not parse: ") \
             else first.message
         raise ConfigError(f"{CONFIG_FILE}:{pos.line}:{pos.column}: {message}")
-    data = doc.data
-    where = _Located(doc)
-    cfg = Config()
-    known = {"select", "ignore", "per-file-ignores", "max-file-size", "base-branch", "layout", "kinds",
-             "cache-dir"}
-    for key in data:
-        if key not in known:
-            raise where.error((key,), f"unknown setting '{key}' (known: {', '.join(sorted(known))})", key=True)
+    return doc
+
+
+def _rule_settings(cfg: Config, data: dict, where: _Located, known_codes) -> None:
+    """``select``, ``ignore`` and ``per-file-ignores``."""
     if "select" in data:
         cfg.select = _codes(data["select"], ("select",), where, known_codes)
     if "ignore" in data:
@@ -260,6 +275,10 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
     for glob, codes in pfi.items():
         cfg.per_file_ignores.append((glob, _codes(codes, ("per-file-ignores", glob), where, known_codes)))
         _checked_glob(glob, ("per-file-ignores", glob), where)
+
+
+def _run_settings(cfg: Config, data: dict, where: _Located) -> None:
+    """``max-file-size``, ``base-branch`` and ``cache-dir``."""
     if "max-file-size" in data:
         try:
             cfg.size_limit = parse_size(data["max-file-size"])
@@ -277,6 +296,10 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
             raise where.error(("cache-dir",), "cache-dir must be a relative folder inside the repository, "
                                               "outside .git")
         cfg.cache_dir = folder.strip("/")
+
+
+def _layout_settings(cfg: Config, data: dict, where: _Located, known_kinds) -> None:
+    """``layout`` and ``kinds``, and a ``cache-dir`` outside the layout."""
     layout = data.get("layout", {})
     if not isinstance(layout, dict):
         raise where.error(("layout",), "'layout' must be a table of folder = \"path\"")
@@ -304,7 +327,6 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
         for top in list(cfg.layout.values()) + ["leaderboard"]:
             if cfg.cache_dir == top or cfg.cache_dir.startswith(top + "/") or top.startswith(cfg.cache_dir + "/"):
                 raise where.error(("cache-dir",), f"cache-dir must lie outside the layout's folders ({top}/)")
-    return cfg
 
 
 def _inside_folder(value) -> bool:

@@ -8,28 +8,24 @@ findings about files missing from the touched folders.
 """
 from __future__ import annotations
 
-import os
-from dataclasses import replace
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.core.config import CONFIG_FILE, Config, matches_any
+from penguin_lint.engine.change_subjects import change_subjects
 from penguin_lint.engine.context import Context
+from penguin_lint.engine.errors import ToolError
 from penguin_lint.engine.finding_cap import Collector, cap_findings
 from penguin_lint.engine.gitlinks import gitlink_findings
+from penguin_lint.engine.parallel import NoParallel, default_jobs, run_parallel
 from penguin_lint.engine.result import Result
 from penguin_lint.findings import Finding
 from penguin_lint.pr.blame import Change, Scope
-from penguin_lint.pr.focus import leaderboard_focus
 from penguin_lint.core.repo import SKIPPED_DIRS, Repository
 from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule
 from penguin_lint.suppressions import Ledger
 from penguin_lint.engine.subject import Subject
 from penguin_lint.rules.base import Rule
-
-
-class ToolError(Exception):
-    """A failure of the tool itself: one line on stderr, exit 2."""
 
 
 def enabled_rules(config: Config, select: Optional[List[str]] = None,
@@ -129,7 +125,8 @@ class Engine:
         return out
 
     # -- runs -----------------------------------------------------------------
-    def run_all(self, jobs: Optional[int] = None, cache=None, shard=None, review=None) -> Result:
+    def run_all(self, jobs: Optional[int] = None, cache=None, shard=None, review=None,
+                gitlinks=None) -> Result:
         """Every subject of the repository, unit by unit.
 
         A unit is a part of the tree whose checks read (almost) nothing
@@ -145,14 +142,16 @@ class Engine:
         the subjects above the units) are run. With ``review`` (a
         ``suppressions.AddedIndex``: a pull request's own run), the
         suppressions the pull request adds hide nothing, as in a diff run.
+        ``gitlinks`` (a ``pr.worktree_gitlinks.WorkTreeGitlinks``) says which
+        empty or absent folders are submodules; without it, none are.
         """
         self._review = review
         try:
-            return self._run_all(jobs, cache, shard)
+            return self._run_all(jobs, cache, shard, gitlinks)
         finally:
             self._review = None
 
-    def _run_all(self, jobs, cache, shard) -> Result:
+    def _run_all(self, jobs, cache, shard, gitlinks) -> Result:
         # capped as units finish: a file's findings past the cap are
         # counted and let go, not held to the end of the run
         findings = Collector()
@@ -202,8 +201,8 @@ class Engine:
         results = None
         if jobs > 1:
             try:
-                results = _run_parallel(self, units, jobs, run)
-            except _NoParallel:
+                results = run_parallel(self, units, jobs, run)
+            except NoParallel:
                 results = None
         if results is None:
             results = (run(u) for u in units)
@@ -216,7 +215,7 @@ class Engine:
             if cache is not None:
                 cache.store(r[4], unit_findings, unit_files, r[5], avoid)
         if shard is None or shard.takes_top or empty:  # absent submodules: in one shard only
-            findings.add(gitlink_findings(self, empty, absent=shard is None or shard.takes_top,
+            findings.add(gitlink_findings(self, empty, gitlinks, absent=shard is None or shard.takes_top,
                                           memo_dir=cache.dir if cache is not None else None))
         result = self._finish(findings.findings(), files, more=findings.more)
         result.loads = loads
@@ -340,69 +339,13 @@ class Engine:
         """Lint what ``change`` touches and what it can break; ``scope``
         decides which of the findings the change is blamed for.
 
-        The subjects are the touched paths, the folders that hold them (a
-        new file can complete or break them), and the subjects that
-        cross-file rules say a touched or deleted path affects. They are
-        checked folder by folder in path order, documents dropped after each
+        The subjects are those ``change_subjects`` gathers: the touched
+        paths, the folders that hold them, and what cross-file rules say
+        the change affects. They are checked folder by folder in path order, documents dropped after each
         one, so memory stays that of the largest folder."""
-        repo = self.repo
-        subjects: Dict[str, Subject] = {}
-        touched_dirs: Set[str] = set()
-
-        def add(path: str, is_dir: bool):
-            if path not in subjects:
-                subjects[path] = self.subject(path, is_dir)
-
-        causes: Dict[str, Set[str]] = scope.causes  # subject -> the changed paths behind it
-        for p in change.paths:
-            if p == "":
-                for s in self.all_subjects():
-                    subjects.setdefault(s.path, s)
-            entry = repo.entry(p) if p else None
-            if entry is not None and entry.is_dir:
-                add(p, True)
-                for sub, e in repo.walk(p):
-                    if not e.is_symlink and (e.is_dir or e.is_file):
-                        add(sub, e.is_dir)
-            if p == "" or (entry is not None and entry.is_dir):
-                # submodules below it, checked out or not: no walk sees the absent ones
-                for link in self.ctx.gitlinks:
-                    if p == "" or link.startswith(p + "/"):
-                        add(link, True)
-                if p == "":
-                    continue
-            elif entry is not None and entry.is_file:
-                add(p, False)
-            elif p in self.forced_kinds or p == CONFIG_FILE:
-                add(p, False)
-            elif p in self.ctx.gitlinks:
-                add(p, True)  # a submodule absent from the work tree: PL007 on its path
-            parent = p.rpartition("/")[0]
-            while parent:
-                if repo.is_dir(parent) and repo.layout.classify_dir(parent) is not None:
-                    touched_dirs.add(parent)
-                    add(parent, True)
-                    causes.setdefault(parent, set()).add(p)
-                parent = parent.rpartition("/")[0]
-        own = set(subjects)  # what the change names; the rest is checked as its dependents
-        dependents: Set[str] = set()
-        for p in change.paths:
-            for rule in self.rules:
-                for dep in rule.affected_by(p, self.ctx):
-                    dependents.add(dep)
-                    causes.setdefault(dep, set()).add(p)
-        for dep in dependents:
-            e = repo.entry(dep)
-            if dep == "":
-                add("", True)  # the repository itself (its top folders)
-            elif e is not None and (e.is_dir or e.is_file):
-                add(dep, e.is_dir)
-                if scope.focus and scope.base is not None and dep not in change.touched:
-                    # Checked only for what the change can affect, here and
-                    # in the base alike (focus.py).
-                    s = subjects[dep]
-                    subjects[dep] = replace(s, focus=leaderboard_focus(
-                        s, change, repo.layout, repo, scope.base.repo))
+        gathered = change_subjects(self, change, scope)
+        subjects, own = gathered.subjects, gathered.own
+        dependents, touched_dirs = gathered.dependents, gathered.touched_dirs
         findings = Collector()  # capped as subjects finish, as in run_all
         files = dependent_files = 0
         unchecked: List[str] = []
@@ -421,7 +364,7 @@ class Engine:
                 # A file of no data kind that the change holds is judged with
                 # its folder and counts as checked, unless it is a data file
                 # nothing parses (summary.yml): that is said, not counted.
-                if repo.layout.unread_data_file(path):
+                if self.repo.layout.unread_data_file(path):
                     unchecked.append(path)
                 else:
                     files += 1
@@ -491,112 +434,10 @@ def _unit_of(path: str) -> str:
     return "/".join(parts[:3])
 
 
-# -- parallel --all ------------------------------------------------------------
-# Below this many units a second process costs more than it saves.
-PARALLEL_MIN_UNITS = 24
+# -- units of --all --------------------------------------------------------------
 # Folders per unit: small enough to spread a big leaderboard over the cores
 # and to bound memory, big enough that each unit reads its leaderboard once
 # for many experiments.
 UNIT_CHUNK = 64
 UnitItem = Tuple[str, bool]  # (folder, whether to walk into its subfolders)
 Unit = Tuple[UnitItem, ...]
-
-
-class _NoParallel(Exception):
-    pass
-
-
-def default_jobs(units: int) -> int:
-    env = os.environ.get("PENGUIN_LINT_JOBS")
-    if env and env.isdigit() and int(env) > 0:
-        return int(env)
-    if units < PARALLEL_MIN_UNITS:
-        return 1
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return max(1, min(cpus, 8))
-
-
-def _run_parallel(engine: "Engine", units, jobs: int, run=None):
-    """Run units in ``jobs`` processes: this one and ``jobs - 1`` forked
-    children, each taking the next unit from a shared counter, big units
-    first, so no process is left with a large one at the end. Forked
-    children inherit the imported modules and the engine as they are, which
-    keeps start-up cheap; they send their findings back once, at the end."""
-    import multiprocessing
-    import pickle
-
-    if not hasattr(os, "fork"):
-        raise _NoParallel
-    try:
-        mp = multiprocessing.get_context("fork")
-    except ValueError:
-        raise _NoParallel from None
-    run = run or engine.run_unit
-    order = sorted(units, key=lambda u: -_unit_weight(engine.repo, u))
-    counter = mp.RawValue("l", 0)
-    lock = mp.Lock()
-
-    def take():
-        with lock:
-            i = counter.value
-            counter.value = i + 1
-        return i
-
-    def work():
-        out = []
-        i = take()
-        while i < len(order):
-            out.append(run(order[i]))
-            i = take()
-        return out
-
-    children = []
-    for _ in range(jobs - 1):
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # child: never return into the caller's code
-            status = 0
-            try:
-                os.close(r)
-                try:
-                    payload = ("ok", work())
-                except ToolError as e:
-                    payload = ("error", str(e))
-                except BaseException as e:  # noqa: B036 - reported by the parent
-                    payload = ("error", f"internal error: {type(e).__name__}: {e}")
-                with os.fdopen(w, "wb") as f:
-                    f.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
-            except BaseException:
-                status = 1
-            finally:
-                os._exit(status)
-        os.close(w)
-        children.append((pid, r))
-    try:
-        results = work()
-    finally:
-        collected = []
-        for pid, r in children:
-            with os.fdopen(r, "rb") as f:
-                data = f.read()
-            os.waitpid(pid, 0)
-            collected.append(data)
-    for data in collected:
-        try:
-            status, payload = pickle.loads(data)
-        except Exception:
-            raise ToolError("internal error: a worker process ended without its results") from None
-        if status != "ok":
-            raise ToolError(payload)
-        results.extend(payload)
-    return results
-
-
-def _unit_weight(repo: Repository, unit) -> int:
-    # experiment folders hold many more data files than task folders
-    exp = repo.layout.roots["experiments"] + "/"
-    return sum((10 if top.startswith(exp) else 1) * (len(repo.entries(top) or ()) if recursive else 1)
-               for top, recursive in unit)

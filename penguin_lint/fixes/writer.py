@@ -17,7 +17,7 @@ from typing import List, Optional
 
 from penguin_lint.core.atomic import replace_file
 from penguin_lint.loaders import read_at_most
-from penguin_lint.github.workflow_commands import sanitize
+from penguin_lint.output.log_guard import sanitize
 from penguin_lint.core.repo import _plain_rel
 
 _O_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)

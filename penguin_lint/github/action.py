@@ -153,7 +153,7 @@ def fix_for(message: str) -> str:
 
 def _relay(stderr: str) -> None:
     """Lines for the log's stderr, each unable to act as a workflow command."""
-    from penguin_lint.github.workflow_commands import safe_line
+    from penguin_lint.output.log_guard import safe_line
 
     for line in stderr.splitlines():
         sys.stderr.write(safe_line(line) + "\n")
@@ -167,7 +167,7 @@ def _failed(env: Dict[str, str], message: str) -> int:
     from penguin_lint.github.environment import summary_path
     from penguin_lint.github import annotations, summary as job_summary
 
-    from penguin_lint.github.workflow_commands import emit_command
+    from penguin_lint.output.log_guard import emit_command
 
     emit_command(sys.stdout, f"::error title=penguin-lint::{annotations.escape_data(message)}")
     fix = fix_for(message)
@@ -245,7 +245,7 @@ def _default_base(root: Path) -> Optional[str]:
 
 
 def main(env: Optional[Dict[str, str]] = None) -> int:
-    from penguin_lint.github.workflow_commands import guarded_std
+    from penguin_lint.output.log_guard import guarded_std
 
     # No line this step writes, whatever it quotes, acts as a workflow command.
     with guarded_std():
@@ -373,7 +373,7 @@ def _write_report(env: Dict[str, str], cwd: str, root: Path, name: str, rel: str
     its absolute path, or None after an error annotation."""
     from penguin_lint.core.outfile import OutputRefused, check_destination, open_report
     from penguin_lint.github import annotations
-    from penguin_lint.github.workflow_commands import emit_command
+    from penguin_lint.output.log_guard import emit_command
 
     path = os.path.abspath(os.path.join(cwd, rel))
     # The checkout is the pull request's: a link it committed must not

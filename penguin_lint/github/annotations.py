@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from typing import Callable, List, Optional
 
-from penguin_lint.github.workflow_commands import defuse, emit_command, safe_line, sanitize
+from penguin_lint.output.log_guard import defuse, emit_command, safe_line, sanitize
 from penguin_lint.reporters.wording import NEW_ONLY_HINT, files_checked, has_old, no_changes, why
 from penguin_lint.github import summary as job_summary
 from penguin_lint.reporters.review_order import ordered

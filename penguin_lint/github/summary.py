@@ -18,7 +18,7 @@ from urllib.parse import quote
 from penguin_lint.reporters.wording import NEW_ONLY_HINT, files_checked, has_old, no_changes, why
 from penguin_lint.rules import get_rule
 from penguin_lint.rules.docs import rule_url
-from penguin_lint.github.workflow_commands import sanitize
+from penguin_lint.output.markdown import md
 
 #: GitHub's cap is 1 MiB per step; stay a little under it.
 LIMIT = 1_000_000
@@ -26,36 +26,6 @@ LIMIT = 1_000_000
 _NOTE_ROOM = 400
 
 CUT_NOTE = "not listed: GitHub caps a step summary at 1 MiB."
-# Text made of these is inert in GitHub's Markdown: no emphasis, HTML, entity,
-# link, emoji (``:x:``), mention (``@``), reference (``#1``) or autolink (those
-# need ``:``, ``@`` or ``www.``; ``GH-1`` is checked apart).
-_PLAIN = re.compile(r"[A-Za-z0-9 ,;'\"=()/+\-.%\u2192\u25b2\u25bc]*\Z")
-_REFERENCE = re.compile(r"(?i)www\.|gh-[0-9]")
-
-
-def md(text, cell: bool = True) -> str:
-    """Repository text as inert Markdown: visible control characters, and
-    unless it is plain words and numbers, a code span. ``cell``: the text
-    is in a table row, where a ``|`` must be escaped even in code."""
-    s = sanitize(text)
-    if _PLAIN.match(s) and not _REFERENCE.search(s):
-        return s
-    return code_span(s, cell)
-
-
-def code_span(s: str, cell: bool = True) -> str:
-    """``s`` as one code span: a fence longer than any run of backticks in
-    it, and a space inside the fence where the text would otherwise lose or
-    merge an edge (CommonMark strips one space from each side)."""
-    if cell:
-        s = s.replace("|", "\\|")  # GFM splits cells before it reads code spans
-    if not s:
-        return ""
-    fence = "`" * (max((len(run) for run in re.findall(r"`+", s)), default=0) + 1)
-    pad = " " if s[0] == "`" or s[-1] == "`" or (s[0] == " " and s[-1] == " " and s.strip()) else ""
-    return f"{fence}{pad}{s}{pad}{fence}"
-
-
 _CODE = re.compile(r"PL[0-9]{3}\Z")
 
 

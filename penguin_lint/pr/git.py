@@ -114,7 +114,7 @@ class GitObjects:
 
 
 def _show(text: str) -> str:
-    from penguin_lint.github.workflow_commands import sanitize
+    from penguin_lint.output.log_guard import sanitize
 
     return sanitize(text)
 

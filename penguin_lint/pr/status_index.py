@@ -120,7 +120,7 @@ class StatusIndex:
                 self.discard("was changed or damaged")
                 return None
         if self.top is not None:
-            from penguin_lint.cache.units import CacheWarning, refuse_linked, refuse_tracked
+            from penguin_lint.cache.folder import CacheWarning, refuse_linked, refuse_tracked
             from penguin_lint.cache.contentid import ContentIds
 
             try:
@@ -158,7 +158,7 @@ class StatusIndex:
     def _real_folders(self) -> bool:
         # made folder by folder, each a real folder and never a link: the
         # cache may sit inside a checkout that a pull request wrote
-        from penguin_lint.cache.units import prepare_root
+        from penguin_lint.cache.folder import prepare_root
 
         prepare_root(self.root)
         path = self.root

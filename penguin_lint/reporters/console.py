@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from penguin_lint.github.workflow_commands import safe_line
+from penguin_lint.output.log_guard import safe_line
 
 
 def say(message, err: bool = True) -> None:

@@ -8,7 +8,7 @@ import json
 from collections import Counter
 from typing import Dict, List
 
-from penguin_lint.github.workflow_commands import defuse, sanitize
+from penguin_lint.output.log_guard import defuse, sanitize
 from penguin_lint.reporters.wording import FIX_MARK, files_checked, fixable_summary
 
 

@@ -1,7 +1,7 @@
 """``path:line:col: CODE message``, a hint line where one helps, a summary."""
 from __future__ import annotations
 
-from penguin_lint.github.workflow_commands import defuse, safe_line, sanitize
+from penguin_lint.output.log_guard import defuse, safe_line, sanitize
 from penguin_lint.reporters.wording import (FIX_MARK, NEW_ONLY_HINT, files_checked, fixable_summary, has_old,
                                             no_changes, why)
 

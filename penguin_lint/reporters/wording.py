@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from penguin_lint.github.workflow_commands import sanitize
+from penguin_lint.output.log_guard import sanitize
 
 
 def files_checked(result) -> str:

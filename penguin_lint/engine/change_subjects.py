@@ -1,0 +1,87 @@
+"""What a change makes the engine check, and why.
+
+The subjects are the touched paths, the folders that hold them (a new file
+can complete or break them), and the subjects that cross-file rules say a
+touched or deleted path affects (``Rule.affected_by``); ``Scope.causes``
+notes, for each, the changed paths behind it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Dict, Set
+
+from penguin_lint.core.config import CONFIG_FILE
+from penguin_lint.engine.subject import Subject
+from penguin_lint.pr.blame import Change, Scope
+from penguin_lint.pr.focus import leaderboard_focus
+
+
+@dataclass
+class ChangeSubjects:
+    subjects: Dict[str, Subject]    # path -> subject, every one to check
+    own: Set[str]                   # what the change names (and the folders holding it)
+    dependents: Set[str]            # what cross-file rules say the change affects
+    touched_dirs: Set[str]          # data folders holding a changed path
+
+
+def change_subjects(engine, change: Change, scope: Scope) -> ChangeSubjects:
+    """The subjects ``engine`` checks for ``change``."""
+    repo = engine.repo
+    subjects: Dict[str, Subject] = {}
+    touched_dirs: Set[str] = set()
+
+    def add(path: str, is_dir: bool):
+        if path not in subjects:
+            subjects[path] = engine.subject(path, is_dir)
+
+    causes: Dict[str, Set[str]] = scope.causes  # subject -> the changed paths behind it
+    for p in change.paths:
+        if p == "":
+            for s in engine.all_subjects():
+                subjects.setdefault(s.path, s)
+        entry = repo.entry(p) if p else None
+        if entry is not None and entry.is_dir:
+            add(p, True)
+            for sub, e in repo.walk(p):
+                if not e.is_symlink and (e.is_dir or e.is_file):
+                    add(sub, e.is_dir)
+        if p == "" or (entry is not None and entry.is_dir):
+            # submodules below it, checked out or not: no walk sees the absent ones
+            for link in engine.ctx.gitlinks:
+                if p == "" or link.startswith(p + "/"):
+                    add(link, True)
+            if p == "":
+                continue
+        elif entry is not None and entry.is_file:
+            add(p, False)
+        elif p in engine.forced_kinds or p == CONFIG_FILE:
+            add(p, False)
+        elif p in engine.ctx.gitlinks:
+            add(p, True)  # a submodule absent from the work tree: PL007 on its path
+        parent = p.rpartition("/")[0]
+        while parent:
+            if repo.is_dir(parent) and repo.layout.classify_dir(parent) is not None:
+                touched_dirs.add(parent)
+                add(parent, True)
+                causes.setdefault(parent, set()).add(p)
+            parent = parent.rpartition("/")[0]
+    own = set(subjects)  # what the change names; the rest is checked as its dependents
+    dependents: Set[str] = set()
+    for p in change.paths:
+        for rule in engine.rules:
+            for dep in rule.affected_by(p, engine.ctx):
+                dependents.add(dep)
+                causes.setdefault(dep, set()).add(p)
+    for dep in dependents:
+        e = repo.entry(dep)
+        if dep == "":
+            add("", True)  # the repository itself (its top folders)
+        elif e is not None and (e.is_dir or e.is_file):
+            add(dep, e.is_dir)
+            if scope.focus and scope.base is not None and dep not in change.touched:
+                # Checked only for what the change can affect, here and
+                # in the base alike (focus.py).
+                s = subjects[dep]
+                subjects[dep] = replace(s, focus=leaderboard_focus(
+                    s, change, repo.layout, repo, scope.base.repo))
+    return ChangeSubjects(subjects, own, dependents, touched_dirs)
