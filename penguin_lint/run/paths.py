@@ -16,15 +16,12 @@ from penguin_lint.run.kind import RunKind
 class PathsRun(RunKind):
     #: renames new -> old among the paths (the index knows them, --staged)
     renames: dict = {}
-    #: --config-base: the base's .penguin-lint.toml, for PL502
-    based_on = None
-    added_index = None
+    #: HEAD's tree, once the first pass opened it (--fix's second pass reuses it)
+    _head_tree = None
 
     def open(self) -> Config:
-        if self.req.config_base is not None:
-            self.based_on, config, self.added_index = config_at(
-                self.root, self.req.config_base, self.warn, review=False, status_cache=self.status_cache)
-            return config
+        if self.req.config_base is not None:  # the base's settings; PL502 is for --all
+            return config_at(self.root, self.req.config_base, self.warn, status_cache=self.status_cache)[1]
         return super().open()
 
     def prepare(self, engine, rel_paths: List[str]) -> None:
@@ -40,8 +37,7 @@ class PathsRun(RunKind):
         if folders:  # walked: the cache folder is left out as by --all
             repo.cache_rel = cache_rel(self.root, self.req.cache_dir, None, True, config)
         # Paths in a work tree are what is about to be committed (the
-        # pre-commit hook): they are compared with HEAD; --fix's second pass
-        # reuses the tree the first opened.
+        # pre-commit hook): they are compared with HEAD.
         base_engine = head_base(self.resources, self.root, repo, config, self.rules, tree=self._head_tree)
         if base_engine is not None:
             engine.ctx.base = base_engine.repo
@@ -52,5 +48,3 @@ class PathsRun(RunKind):
         if base_engine is not None:
             result.compared_with = compared(base_engine.repo)
         return result
-
-    _head_tree = None
