@@ -10,6 +10,7 @@ import gc
 import os
 import re
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import List, Optional
 
@@ -287,31 +288,26 @@ def preview_cmd(leaderboard_ids, root, fmt, before_root, diff_base, all_rows):
     if before_root is not None and diff_base is not None:
         raise fail("--before and --diff-base cannot be combined")
     root = (root if root is not None else find_root(Path.cwd())).resolve()
-    try:
-        repo, before, changed, base_tree = open_preview(root, diff_base, before_root, warn=_warn)
-    except PenguinLintError as e:
-        raise fail(str(e))
-    try:  # an id, or the path of a leaderboard file or folder
-        ids = [preview.board_id(a, repo.layout, root, Path.cwd()) for a in leaderboard_ids] or None
-    except ValueError as e:
-        if base_tree is not None:
-            base_tree.close()
-        raise fail(str(e))
-    if changed is not None and ids is None:
-        ids = preview.affected_leaderboards(changed, repo.layout)
-        if not ids:
-            base_tree.close()
-            say(f"No leaderboard is affected by the change against {compared(before)}.", err=False)
-            return
-    try:
-        text = _preview_text(preview, repo, ids, before, fmt, all_rows)
-    except RecursionError:
-        raise fail("internal error: preview recursed too deep") from None
-    except (ArithmeticError, ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
-        raise fail(f"internal error: preview failed: {type(e).__name__}: {e}") from None
-    finally:
-        if base_tree is not None:
-            base_tree.close()
+    with ExitStack() as resources:  # the base tree of --diff-base, closed on every path
+        try:
+            repo, before, changed = open_preview(resources, root, diff_base, before_root, warn=_warn)
+        except PenguinLintError as e:
+            raise fail(str(e))
+        try:  # an id, or the path of a leaderboard file or folder
+            ids = [preview.board_id(a, repo.layout, root, Path.cwd()) for a in leaderboard_ids] or None
+        except ValueError as e:
+            raise fail(str(e))
+        if changed is not None and ids is None:
+            ids = preview.affected_leaderboards(changed, repo.layout)
+            if not ids:
+                say(f"No leaderboard is affected by the change against {compared(before)}.", err=False)
+                return
+        try:
+            text = _preview_text(preview, repo, ids, before, fmt, all_rows)
+        except RecursionError:
+            raise fail("internal error: preview recursed too deep") from None
+        except (ArithmeticError, ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
+            raise fail(f"internal error: preview failed: {type(e).__name__}: {e}") from None
     show(text.rstrip("\n"))
 
 

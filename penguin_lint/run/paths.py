@@ -1,0 +1,50 @@
+"""A path run (the pre-commit hook): the files or folders given, as the
+working tree holds them, compared with ``HEAD`` inside a git work tree (so
+that only what the commit changes is blamed on it)."""
+from __future__ import annotations
+
+from typing import List
+
+from penguin_lint.core.config import Config
+from penguin_lint.pr.git import gitlinks_below
+from penguin_lint.run.base import compared, head_base
+from penguin_lint.run.cache import cache_rel
+from penguin_lint.run.config import config_at
+from penguin_lint.run.kind import RunKind
+
+
+class PathsRun(RunKind):
+    #: renames new -> old among the paths (the index knows them, --staged)
+    renames: dict = {}
+    #: HEAD's tree, once the first pass opened it (--fix's second pass reuses it)
+    _head_tree = None
+
+    def open(self) -> Config:
+        if self.req.config_base is not None:  # the base's settings; PL502 is for --all
+            return config_at(self.root, self.req.config_base, self.warn, status_cache=self.status_cache)[1]
+        return super().open()
+
+    def prepare(self, engine, rel_paths: List[str]) -> None:
+        engine.ctx.gitlinks = gitlinks_below(self.root, engine.repo, rel_paths)  # its folders' submodules
+
+    def lint(self, engine, rel_paths: List[str]):
+        from penguin_lint.pr.blame import Change, Scope
+
+        repo, config = engine.repo, self.config
+        renames = {new: old for new, old in self.renames.items() if new in rel_paths}
+        change = Change.of(repo, rel_paths, renames=renames)
+        folders = [p for p in rel_paths if p == "" or repo.is_dir(p)]
+        if folders:  # walked: the cache folder is left out as by --all
+            repo.cache_rel = cache_rel(self.root, self.req.cache_dir, None, True, config)
+        # Paths in a work tree are what is about to be committed (the
+        # pre-commit hook): they are compared with HEAD.
+        base_engine = head_base(self.resources, self.root, repo, config, self.rules, tree=self._head_tree)
+        if base_engine is not None:
+            engine.ctx.base = base_engine.repo
+            self._head_tree = base_engine.repo.tree
+            engine.ctx.renames = dict(change.renames)
+        scope = Scope(change, base_engine, new_only=self.req.new_only, folders=folders)
+        result = engine.run_change(change, scope)
+        if base_engine is not None:
+            result.compared_with = compared(base_engine.repo)
+        return result

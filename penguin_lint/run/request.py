@@ -1,0 +1,69 @@
+"""What a run is asked (:class:`Request`) and what it gives back (:class:`Outcome`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List, Mapping, Optional, Sequence
+
+from penguin_lint.core.repo import Repository
+from penguin_lint.engine.result import Result
+
+
+class PenguinLintError(Exception):
+    """penguin-lint itself could not do what was asked (a bad option, git
+    trouble, an unreadable configuration, nothing to lint). ``str()`` is
+    the one line the command line prints after ``penguin-lint: error:``."""
+
+
+@dataclass
+class Request:
+    """What a run is asked to do; the command line's options, by name."""
+
+    #: files or folders to lint (relative to ``cwd``); with neither these nor
+    #: ``all``, what changed against ``diff_base`` (default: the default branch)
+    paths: Sequence[str] = ()
+    all: bool = False
+    diff_base: Optional[str] = None
+    #: the repository root; None: found from ``cwd`` and ``paths`` (find_root)
+    root: Optional[Path] = None
+    cwd: Optional[Path] = None
+    #: rule codes or prefixes, each maybe a comma-separated list
+    select: Sequence[str] = ()
+    ignore: Sequence[str] = ()
+    kind: Optional[str] = None
+    definition: Optional[str] = None
+    jobs: Optional[int] = None
+    new_only: bool = False
+    config_from_worktree: bool = False
+    config_base: Optional[str] = None
+    suppress: bool = True
+    cache: bool = True
+    cache_dir: Optional[str] = None
+    shard: Optional[str] = None
+    fix: bool = False
+    unsafe_fixes: bool = False
+    #: with ``fix``: only plan the repairs (``Outcome.diff``), write nothing
+    diff: bool = False
+    #: the environment GitHub describes the run in (default: os.environ)
+    env: Optional[Mapping[str, str]] = None
+    #: judge what the next commit records (the pre-commit hook): the
+    #: index against ``HEAD``; ``paths`` (default: everything staged) are
+    #: read from the index, untracked files and unstaged edits are not seen
+    staged: bool = False
+    #: lint standard input as this file (``paths`` is then ``["-"]``): an
+    #: editor's unsaved buffer, with the rest of the repository from disk
+    stdin_filename: Optional[str] = None
+    #: what ``stdin_filename`` holds: bytes or a binary stream (default: standard input)
+    stdin: object = None
+
+
+@dataclass
+class Outcome:
+    result: Result
+    root: Path
+    repo: Repository
+    #: --diff: the repairs as unified-diff lines, how many findings they fix, in which files
+    diff: Optional[List[str]] = None
+    would_fix: int = 0
+    would_fix_files: int = 0
+    warnings: List[str] = field(default_factory=list)

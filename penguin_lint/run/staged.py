@@ -1,0 +1,119 @@
+"""A staged run (``--staged``, the pre-commit hook): what the next commit
+records. The paths (default: every staged change) are read from the index,
+with the index's configuration, against ``HEAD``; untracked files and
+unstaged edits are not read, and a line says which untracked files lie
+beside what was linted."""
+from __future__ import annotations
+
+import os
+from contextlib import ExitStack, closing
+from pathlib import Path
+from typing import Callable, List
+
+from penguin_lint.core.config import CONFIG_FILE, Config, ConfigError, parse_config
+from penguin_lint.core.layout import FILE_KINDS
+from penguin_lint.core.repo import Repository
+from penguin_lint.pr.git import GitError
+from penguin_lint.rules import rule_codes
+from penguin_lint.run.paths import PathsRun
+from penguin_lint.run.request import PenguinLintError
+
+
+class StagedRun(PathsRun):
+    _index = None
+    _staged: List[str] = []
+
+    def open(self) -> Config:
+        self._index, config = open_staged(self.resources, self.root)
+        return config
+
+    def repository(self, config: Config):
+        from penguin_lint.pr.basetree import BaseRepository
+
+        repo = BaseRepository(self._index, self.root, config, label="the index")
+        try:
+            self._staged, self.renames = staged_paths(self._index, repo, self.paths)
+        except GitError as e:
+            raise PenguinLintError(str(e))
+        return repo
+
+    def deleted(self) -> frozenset:
+        # a path the index deletes is judged, as the commit deletes it
+        return frozenset(self._staged)
+
+    def targets(self, rel_paths: List[str]) -> List[str]:
+        return rel_paths if self.paths else self._staged  # root-relative already
+
+    def prepare(self, engine, rel_paths: List[str]) -> None:
+        engine.ctx.gitlinks = set(self._index.gitlinks)
+
+    def finish(self, result, rel_paths: List[str]) -> None:
+        result.staged = True
+        if not self.paths and not rel_paths:
+            result.no_changes = True  # nothing staged: said so, not "All checks passed"
+        if os.path.realpath(self.cwd) != str(self.root):
+            result.root_arg = os.path.relpath(self.root, os.path.realpath(self.cwd))
+
+    def after(self, outcome, rel_paths: List[str]) -> None:
+        untracked_notice(self._index, outcome.repo, rel_paths, self.warn)
+
+
+def open_staged(resources: ExitStack, root: Path):
+    """(the index below ``root`` as a tree, closed with ``resources``; the
+    configuration it holds): what the next commit records judges it, not
+    the working tree's file."""
+    from penguin_lint.pr.git import GitRepo
+    from penguin_lint.pr.staged import IndexTree
+
+    def scope(config: Config) -> List[str]:
+        return Repository(root, config).walk_roots() + [CONFIG_FILE]
+
+    def opened(config: Config):
+        packages = config.layout["packages"] if "packages" in config.layout else Config().layout["packages"]
+        with closing(GitRepo(root)) as g:
+            return IndexTree(g, scope(config), sized=lambda rel: rel == packages or rel.startswith(packages + "/"))
+
+    with ExitStack() as first:
+        tree = first.enter_context(closing(opened(Config())))
+        config = _index_config(tree, root)
+        if scope(config) == scope(Config()):
+            resources.enter_context(first.pop_all())  # the run's to close now
+            return tree, config
+    # another layout: list its folders (the first listing is closed)
+    return resources.enter_context(closing(opened(config))), config
+
+
+def _index_config(tree, root: Path) -> Config:
+    from penguin_lint.pr.basetree import BaseRepository
+
+    probe = BaseRepository(tree, root, Config())
+    entry = probe.entry(CONFIG_FILE)
+    if entry is not None and entry.is_symlink:
+        raise ConfigError(f"{CONFIG_FILE}: is a symbolic link; write the configuration in the file itself")
+    raw = probe.read_bytes(CONFIG_FILE)
+    return parse_config(raw, FILE_KINDS, rule_codes()) if raw is not None else Config()
+
+
+def staged_paths(index_tree, repo, paths):
+    """(the paths the index changes against HEAD in the layout, renames new
+    -> old among them)."""
+    changed = set()
+    renames = {}
+    for status, path, old in index_tree.changes(repo.walk_roots() + [CONFIG_FILE]):
+        changed.add(path)
+        if old is not None:
+            if not paths:
+                changed.add(old)
+            renames[path] = old
+    return sorted(changed), renames
+
+
+def untracked_notice(index_tree, repo, rel_paths, warn: Callable[[str], None]) -> None:
+    """One line naming untracked files next to what is committed: the
+    commit does not contain them, so the run did not read them."""
+    folders = {p.rpartition("/")[0] for p in rel_paths if p and not repo.is_dir(p)}
+    folders |= {p for p in rel_paths if p and repo.is_dir(p)}
+    names, n = index_tree.untracked(sorted(folders))
+    if n:
+        more = f" and {n - len(names)} more" if n > len(names) else ""
+        warn(f"not part of this commit, so not read (untracked): {', '.join(names)}{more}")

@@ -1,0 +1,58 @@
+"""A whole-repository run (``--all``, or one shard of it): every file of
+the layout, with the cache. In a pull request's own workflow it is judged
+by the base's configuration, and the suppressions the pull request adds
+hide nothing."""
+from __future__ import annotations
+
+from typing import List
+
+from penguin_lint.core.config import Config
+from penguin_lint.run.cache import cache_rel, open_cache, save_cache
+from penguin_lint.run.config import config_at, config_findings, pull_request_base
+from penguin_lint.run.kind import RunKind
+from penguin_lint.run.shard import shard_stamp
+
+
+class WholeRun(RunKind):
+    #: --config-base: the base's .penguin-lint.toml, for PL502
+    based_on = None
+    #: the suppressions the change adds (suppressions.AddedIndex), or None
+    added_index = None
+
+    def open(self) -> Config:
+        req = self.req
+        config_base = req.config_base
+        if config_base is None and not req.config_from_worktree:
+            # --all (or a shard of it) in a pull request's own workflow: the
+            # pull request must not choose what it is judged by.
+            config_base = pull_request_base(self.root, self.env)
+        if config_base is None:
+            return super().open()
+        self.based_on, config, self.added_index = config_at(
+            self.root, config_base, self.warn, review=req.suppress, status_cache=self.status_cache)
+        return config
+
+    def walks(self, rel_paths: List[str]) -> bool:
+        return True
+
+    def lint(self, engine, rel_paths: List[str]):
+        req, root, config, rules = self.req, self.root, self.config, self.rules
+        part = self.options.shard
+        repo = engine.repo
+        no_cache = not req.cache
+        cache = None if no_cache else open_cache(root, req.cache_dir, config, rules, engine, self.warn)
+        repo.cache_rel = cache_rel(root, req.cache_dir, cache, no_cache, config)
+        # the engine runs no git: it is told which folders are submodules
+        from penguin_lint.pr.worktree_gitlinks import WorkTreeGitlinks
+
+        result = engine.run_all(jobs=req.jobs, cache=cache, shard=part, review=self.added_index,
+                                gitlinks=WorkTreeGitlinks(root))
+        if cache is not None:
+            save_cache(cache, part is not None, self.warn)
+        if self.based_on is not None and (part is None or part.takes_top):
+            # the pull request's own .penguin-lint.toml: said, not used
+            # (in one shard only: every finding is in exactly one part)
+            config_findings(result, repo, config, self.based_on, rules)
+        if part is not None:
+            result.shard = shard_stamp(part, root, repo, config, rules, engine, self.env, result)
+        return result
