@@ -9,7 +9,7 @@ a file that differs from the one reviewed here is refused.
     python action/lock.py           # rewrite the files (reads pypi.org)
     python action/lock.py --check   # exit 1 if a file would change
 
-Run it after changing action/constraints.txt; tests/test_action.py checks
+Run it after changing action/constraints.txt; tests/github/test_action.py checks
 that every dependency of pyproject.toml has a hashed pin in every file.
 Needs ``packaging``.
 """

@@ -20,7 +20,7 @@ of the repository's making, and at most 2 s of CPU time. Anything else (an
 exception, exit 2, a slow or hanging input, a broken invariant) is recorded
 in the crash folder with the repository that caused it.
 
-The generators and the judge are shared with tests/test_fuzz_properties.py.
+The generators and the judge are shared with tests/gate/test_fuzz_properties.py.
 ``--yaml-differential`` runs tests/yaml_differential.py's comparison of the
 YAML loader with ``yaml.safe_load`` instead (a text that differs is saved).
 """

@@ -8,7 +8,7 @@ come from a grammar of YAML 1.1: typed scalars and keys (on, 0x1, ~, 1.0, =,
 anchors and aliases, directives, tabs and odd characters where they change
 how a text scans.
 
-tests/test_yaml_differential.py runs a few hundred texts;
+tests/loaders/test_yaml_differential.py runs a few hundred texts;
 ``python -m tests.fuzz --yaml-differential --minutes 20`` runs a campaign.
 """
 from __future__ import annotations

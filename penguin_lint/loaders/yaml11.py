@@ -5,7 +5,7 @@ timestamp, merge, value), tried in the order PyYAML tries them for the scalar's 
 character; the value is then built as PyYAML's SafeConstructor builds it, failing on the
 same texts with the same kinds of exception. Both loaders use this module: the fast path
 (yaml_fast.py) reads most data files without libyaml, so a run that never needs the event
-loop never pays for importing PyYAML. tests/test_yaml11.py holds it to PyYAML.
+loop never pays for importing PyYAML. tests/loaders/test_yaml11.py holds it to PyYAML.
 """
 from __future__ import annotations
 

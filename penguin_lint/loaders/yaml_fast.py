@@ -10,7 +10,7 @@ multi-line scalars, complex or quoted keys, duplicate keys, the merge key,
 nested or multi-line flow collections, odd indentation, a bare scalar, an
 empty document, control and line-separator characters, files over 256 KiB.
 Declining is never wrong; accepting must be exact, which
-tests/test_yaml_fast.py holds it to against the event loop.
+tests/loaders/test_yaml_fast.py holds it to against the event loop.
 
 What libyaml does that is mirrored here: a block collection starts at its
 first key or ``-`` and ends where the next token starts (the first character

@@ -1,0 +1,1 @@
+"""The --all cache and what it trusts (penguin_lint/cache/)."""

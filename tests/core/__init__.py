@@ -1,0 +1,1 @@
+"""The repository as rules see it: its configuration (penguin_lint/core/)."""

@@ -1,0 +1,1 @@
+"""The documentation agrees with the code: generated rule pages, links, snippets (docs/)."""

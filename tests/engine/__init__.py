@@ -1,0 +1,1 @@
+"""Running rules over subjects: shards, merge, the Python API (penguin_lint/engine/, api.py)."""

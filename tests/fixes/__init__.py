@@ -1,0 +1,1 @@
+"""--fix: the repairs and which findings they can repair (penguin_lint/fixes/)."""

@@ -1,0 +1,71 @@
+"""PL303's hint proposes exactly the text --fix writes, and that text satisfies the rule."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import lint
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
+PHASE = "experiments/lb/exp-1/test"
+
+
+def attempt(score):
+    return f"score: {score}\nresults:\n  - source: CASE-001-one\n    score: {score}\n"
+
+
+def _proposed(finding):
+    m = re.match(r"(?:set|write) (\w+) (?:to|with at least 2 decimals:) (\S+?)(?:,|$| )", finding["hint"])
+    assert m, finding["hint"]
+    return m.group(1), m.group(2)
+
+
+def _check_hint_equals_fix(root, path):
+    before = lint(root, "--all")
+    pl303 = [f for f in before.findings if f["code"] == "PL303" and f["path"] == path]
+    assert pl303, before.findings
+    proposals = dict(_proposed(f) for f in pl303)
+    lint(root, "--all", "--fix")
+    text = (root / path).read_text()
+    fixed = yaml.safe_load(text)
+    for key, proposed in proposals.items():
+        # the same text, byte for byte, and so the same value
+        assert re.search(rf"^{key}: {re.escape(proposed)}\s*(#.*)?$", text, re.M), (key, proposed, text)
+        assert fixed[key] == yaml.safe_load(f"v: {proposed}")["v"]
+    after = lint(root, "--all")
+    assert [f for f in after.findings if f["code"] == "PL303" and f["path"] == path] == []
+
+
+def test_examples_repo_hint_is_what_fix_writes(tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(EXAMPLES / "repo", root)
+    path = "experiments/code-eval/sql-puzzles-baseline-deepseek-flash-1017-20261030/test/summary.yaml"
+    run = lint(root, "--all")
+    (hint,) = [f["hint"] for f in run.findings if f["code"] == "PL303"]
+    assert hint.startswith("set score_mean to 69.16666666666667")
+    _check_hint_equals_fix(root, path)
+
+
+@pytest.mark.parametrize("mean,std", [
+    ("71.67", "1.00"),                    # rounded to 2 decimals
+    ("71.6666666667", "1.4433756730"),   # every digit a script printed
+    ("71.6666", "1.443"),                 # 4 and 3 decimals
+    ("70", "1"),                          # too few decimals
+    ("7.1e+1", "1.4e+0"),                 # exponent form
+])
+def test_hint_and_fix_agree_at_every_precision(repo, mean, std):
+    root = repo({SUMMARY: f"n_attempt: 3\nscore_mean: {mean}\nscore_std: {std}\n",
+                 f"{PHASE}/attempt-1.yaml": attempt(70.0), f"{PHASE}/attempt-2.yaml": attempt(70.0),
+                 f"{PHASE}/attempt-3.yaml": attempt(67.5)})
+    _check_hint_equals_fix(root, SUMMARY)
+
+
+def test_small_values_keep_two_significant_digits(repo):
+    root = repo({SUMMARY: "n_attempt: 2\nscore_mean: 0.5\nscore_std: 0.1\n",
+                 f"{PHASE}/attempt-1.yaml": attempt(0.000350), f"{PHASE}/attempt-2.yaml": attempt(0.000362)})
+    _check_hint_equals_fix(root, SUMMARY)

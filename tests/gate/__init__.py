@@ -1,0 +1,1 @@
+"""Hostile pull requests: what they cannot hide, forge, crash or escape (docs/security.md)."""

@@ -1,0 +1,1 @@
+"""What GitHub sees: the Action, annotations, the job summary, forged commands (penguin_lint/github/, action.yml)."""

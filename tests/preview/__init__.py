@@ -1,0 +1,1 @@
+"""penguin-lint preview (penguin_lint/preview.py)."""

@@ -1,0 +1,1 @@
+"""Schema validation: the compiled check against jsonschema (penguin_lint/validation/)."""
