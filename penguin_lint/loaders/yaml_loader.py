@@ -38,12 +38,13 @@ except AttributeError:  # pragma: no cover
 # Scalar typing is YAML 1.1's, shared with the fast path (yaml11.py).
 _T = "tag:yaml.org,2002:"
 
-_DIVERGE_ANYWHERE = re.compile(r"\t|^%|(?s:.)\ufeff", re.M).search
+_DIVERGE_ANYWHERE = re.compile(r"\t|^%|(?s:.)\ufeff|[|>][-+0-9]*#", re.M).search
 
 
 def _diverges(text: str) -> bool:
     """Whether libyaml may read ``text`` otherwise than safe_load: a tab, a
-    directive, a byte-order mark past the start (safe_load keeps it), or a
+    directive, a byte-order mark past the start (safe_load keeps it), a block
+    scalar's header followed by '#' with no space ('>#': safe_load refuses it), or a
     '?' or '!' in a text with flow collections (safe_load takes '?' for a key
     indicator where libyaml reads on, '[a ?b]', and '!,' for a tag where
     libyaml ends the tag at the ',')."""

@@ -166,3 +166,12 @@ def test_two_nan_keys_are_one_key_as_in_safe_load():
     text = ".nan: a\nb: 1\n.NaN: c\n"
     assert difference(text) is None
     assert ("PL002", 3) in problems(text)
+
+
+@pytest.mark.parametrize("text, line", [("---\n- >#\n", 2), ("a: |-#\n  x\n", 1)])
+def test_a_block_scalar_header_glued_to_a_comment_is_pl001(text, line):
+    # libyaml reads '>#' as a folded scalar; safe_load's scanner refuses it
+    # (found by the campaign)
+    doc = load_yaml(text, "data.yaml")
+    assert difference(text) is None
+    assert [(p.code, p.pos.line) for p in doc.problems] == [("PL001", line)]
