@@ -159,6 +159,9 @@ class _Part:
     omitted: int
     suppressed: int
     added: List[dict]
+    #: findings the baseline left out, and how many it records (None: no baseline)
+    baselined: int = 0
+    baseline: Optional[int] = None
 
 
 def _part(doc: dict, where: str) -> _Part:
@@ -195,7 +198,7 @@ def _part(doc: dict, where: str) -> _Part:
     if not isinstance(summary, dict):
         raise MergeError(f"{where}: its 'summary' is not an object")
     counts = {}
-    for k in ("files", "omitted", "suppressed"):
+    for k in ("files", "omitted", "suppressed", "baselined"):
         v = summary.get(k, 0)
         if not _int(v):
             raise MergeError(f"{where}: its summary's '{k}' is not a count")
@@ -213,12 +216,15 @@ def _part(doc: dict, where: str) -> _Part:
         raise MergeError(f"{where}: its shard's 'fixable' is not a list of findings --fix repairs")
     if not all(_inside(x[0]) for x in fixable):
         raise MergeError(f"{where}: a path of its shard's 'fixable' is not a path inside the repository")
+    baseline = stamp.get("baseline")
+    if not _int(baseline, nullable=True):
+        raise MergeError(f"{where}: its shard's 'baseline' is not a count")
     fixes = {tuple(x[:4]): x[4] for x in fixable}
     for f in parsed:
         f.fix = fixes.get((f.path, f.line, f.column, f.code))
     return _Part(where, index, count, stamp.get("commit"), stamp["settings"], stamp["plan"], stamp["prefix"],
                  missing, parsed, counts["files"], counts["omitted"], counts["suppressed"],
-                 [_added(a, where) for a in added])
+                 [_added(a, where) for a in added], counts["baselined"], baseline)
 
 
 def _added(d, where: str) -> dict:
@@ -263,6 +269,8 @@ def merge(docs: Sequence[Tuple[str, dict]]) -> Merged:
             # same commit, other units: the jobs' work trees differed
             raise MergeError(f"{first.path} and {p.path} split the repository differently (their work "
                              f"trees differed: files that are not committed?)")
+        if p.baseline != first.baseline:
+            raise MergeError(f"{first.path} and {p.path} were run with different baselines")
         if p.prefix != first.prefix:
             raise MergeError(f"{first.path} and {p.path} linted different folders of the repository")
     seen: Dict[int, str] = {}
@@ -304,6 +312,9 @@ def _join(parts: List[_Part]) -> Result:
     result = Result(out, sum(p.files for p in parts), omitted=sum(p.omitted for p in parts),
                     suppressed=sum(p.suppressed for p in parts))
     result.suppressions_added = _added_suppressions(parts)
+    result.baseline_entries = parts[0].baseline
+    if result.baseline_entries is not None:
+        result.baselined = sum(p.baselined for p in parts)
     return result
 
 

@@ -36,6 +36,9 @@ def check_options(req: Request, cwd: Path) -> Options:
         raise PenguinLintError("--all cannot be combined with paths or --diff-base")
     if req.unsafe_fixes and not (req.fix or req.diff):
         raise PenguinLintError("--unsafe-fixes works with --fix or --diff")
+    if req.write_baseline and (not all_ or req.shard is not None or req.fix or req.diff):
+        raise PenguinLintError("--write-baseline records the findings of a whole --all run: give --all, "
+                               "without --shard, --fix or --diff")
     if req.shard is not None and not all_:
         raise PenguinLintError("--shard needs --all")
     shard_part = None
