@@ -46,7 +46,14 @@ class DiffRun(RunKind):
         engine.ctx.gitlinks = set(git_change.gitlinks)
         engine.ctx.config_from_base = not self.req.config_from_worktree
         scope = Scope(change, base_engine, new_only=self.req.new_only, focus=True)
-        result = engine.run_change(change, scope)
+        part = self.options.shard
+        result = engine.run_change(change, scope, shard=part)
         result.compared_with = compared(base_repo)
         result.no_changes = len(change) == 0
+        if part is not None:
+            from penguin_lint.run.shard import shard_stamp
+
+            result.shard = shard_stamp(part, self.root, engine.repo, config, self.rules, engine, self.env, result)
+            # what merge needs to report the parts as one pull-request run
+            result.shard["touched"] = sorted(result.touched)
         return result
