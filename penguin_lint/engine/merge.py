@@ -286,6 +286,10 @@ def merge(docs: Sequence[Tuple[str, dict]]) -> Merged:
         if p.count != first.count:
             raise MergeError(f"{first.path} is shard {first.index}/{first.count} and {p.path} is "
                              f"{p.index}/{p.count}: parts of different splits")
+        if (p.diff is None) != (first.diff is None) or (p.diff is not None and (
+                p.diff["compared_with"], p.diff["touched"]) != (first.diff["compared_with"], first.diff["touched"])):
+            raise MergeError(f"{first.path} and {p.path} are parts of different runs (--all, or a diff run "
+                             f"against another base)")
         if p.commit != first.commit:
             raise MergeError(f"{first.path} and {p.path} are reports of different commits "
                              f"({_short(first.commit)}, {_short(p.commit)})")
@@ -296,10 +300,6 @@ def merge(docs: Sequence[Tuple[str, dict]]) -> Merged:
             # same commit, other units: the jobs' work trees differed
             raise MergeError(f"{first.path} and {p.path} split the repository differently (their work "
                              f"trees differed: files that are not committed?)")
-        if (p.diff is None) != (first.diff is None) or (p.diff is not None and (
-                p.diff["compared_with"], p.diff["touched"]) != (first.diff["compared_with"], first.diff["touched"])):
-            raise MergeError(f"{first.path} and {p.path} are parts of different runs (--all, or a diff run "
-                             f"against another base)")
         if p.baseline != first.baseline:
             raise MergeError(f"{first.path} and {p.path} were run with different baselines")
         if p.prefix != first.prefix:
