@@ -74,7 +74,9 @@ class ConfigChanged(Rule):
     tree's configuration and warn the same way against ``HEAD``. An invalid
     file in the pull request is an error (once merged it would stop every
     run); an invalid one on the base is not the pull request's: the run uses
-    the defaults and says so.
+    the defaults and says so. The baseline file (``.penguin-lint-baseline.json``,
+    or ``baseline`` in the configuration) is treated alike: a pull request is
+    judged by the base's, and a change to it gets this warning on it.
     """
 
     code = "PL502"

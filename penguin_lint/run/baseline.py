@@ -130,14 +130,31 @@ def read_at(root: Path, ref: str, rel: str) -> Optional[bytes]:
 
     from penguin_lint.pr.basetree import GitTree
     from penguin_lint.pr.git import GitError, GitRepo
-    from penguin_lint.run.config import tree_file
 
     try:
         with closing(GitRepo(root)) as g:
             _label, mb = g.diff_base(ref)
-            return tree_file(GitTree(g.top, mb, g.prefix, objects=g.objects), rel)
+            return read_tree(GitTree(g.top, mb, g.prefix, objects=g.objects), rel)
     except GitError as e:
         raise PenguinLintError(f"cannot read {rel} at the merge base of {ref}: {e}") from None
+
+
+def read_tree(tree, rel: str) -> Optional[bytes]:
+    """The baseline file in a base tree (None: there is none), within the
+    baseline's own bound, not the data files' size limit."""
+    from penguin_lint.core.config import Config
+    from penguin_lint.pr.basetree import BaseRepository
+
+    return BaseRepository(tree, Path("."), Config(size_limit=MAX_BASELINE_BYTES)).read_bytes(rel)
+
+
+def judge(result, repo, root: Path, rel: str, base: Optional[bytes], own: bool):
+    """Apply the baseline ``base`` (the base's, in a pull request) to
+    ``result``; the PL502 finding to add when the working tree's file
+    differs from it (``own``: the run uses the working tree's, nothing to say)."""
+    if base is not None:
+        apply(result, parse(base, rel), repo)
+    return None if own or read_worktree(root, rel) == base else rel
 
 
 def write(root: Path, rel: str, raw: bytes) -> None:

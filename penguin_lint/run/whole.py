@@ -71,17 +71,14 @@ class WholeRun(RunKind):
         from penguin_lint.run import baseline
 
         rel = self.config.baseline
-        changed = None
         if self.req.write_baseline:
             raw = baseline.render(result.findings, repo)
             baseline.write(self.root, rel, raw)
+            own = True
         elif self.config_ref is not None:
             # a pull request is judged by its base's baseline, never its own
-            raw = baseline.read_at(self.root, self.config_ref, rel)
-            if baseline.read_worktree(self.root, rel) != raw:
-                changed = baseline.changed_finding(rel, self.rules)
+            raw, own = baseline.read_at(self.root, self.config_ref, rel), False
         else:
-            raw = baseline.read_worktree(self.root, rel)
-        if raw is not None:
-            baseline.apply(result, baseline.parse(raw, rel), repo)
-        return changed
+            raw, own = baseline.read_worktree(self.root, rel), True
+        changed = baseline.judge(result, repo, self.root, rel, raw, own)
+        return baseline.changed_finding(changed, self.rules) if changed else None
