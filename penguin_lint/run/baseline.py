@@ -33,9 +33,13 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 Key = Tuple[str, str, str, str]
 
 
-def _line_text(repo, path: str, line: Optional[int], lines_of: Dict[str, Optional[List[bytes]]]) -> str:
-    """A digest of the line a finding points at ("" when there is none)."""
-    if line is None or not path:
+def _line_text(repo, f: Finding, lines_of: Dict[str, Optional[List[bytes]]]) -> str:
+    """A digest of the line a finding points at ("" when there is none).
+    A finding at the very start of a file is about the whole file (a
+    required field missing): its line says nothing of where, and a comment
+    inserted on top must not unrecord it."""
+    path, line = f.path, f.line
+    if line is None or not path or (line == 1 and (f.column or 1) == 1):
         return ""
     if path not in lines_of:
         raw = repo.read_bytes(path) if repo.is_file(path) else None
@@ -50,7 +54,7 @@ def keys(findings: Iterable[Finding], repo) -> List[Key]:
     """The baseline key of each finding: (code, path, message without its
     numbers, digest of its line)."""
     lines_of: Dict[str, Optional[List[bytes]]] = {}
-    return [(f.code, f.path, _NUMBER.sub("#", f.message), _line_text(repo, f.path, f.line, lines_of))
+    return [(f.code, f.path, _NUMBER.sub("#", f.message), _line_text(repo, f, lines_of))
             for f in findings]
 
 

@@ -58,6 +58,17 @@ def test_a_baselined_finding_stays_baselined_when_lines_move(tmp_path):
     assert run.json["summary"]["baselined"] == 3
 
 
+def test_a_finding_about_the_whole_file_stays_baselined_under_a_comment_on_top(tmp_path):
+    task = "packages/bench-a/CASE-001-one/task_config.toml"
+    root = debt(tmp_path, {task: 'id = "CASE-001-one"\ntitle = "One"\n'})
+    assert lint(root, "--all", "--no-cache").at("PL101") == [(task, 1)]  # description is missing
+    assert lint(root, "--all", "--no-cache", "--write-baseline").code == 0
+    (root / task).write_text('# the first task\nid = "CASE-001-one"\ntitle = "One"\n')
+    run = lint(root, "--all", "--no-cache")
+    assert run.code == 0, run.output
+    assert run.json["summary"]["baselined"] == 4
+
+
 def test_a_new_finding_of_the_same_code_in_the_same_file_fails(tmp_path):
     root = debt(tmp_path)
     assert lint(root, "--all", "--no-cache", "--write-baseline").code == 0
