@@ -143,13 +143,13 @@ def read_at(root: Path, ref: str, rel: str) -> Optional[bytes]:
         raise PenguinLintError(f"cannot read {rel} at the merge base of {ref}: {e}") from None
 
 
-def read_tree(tree, rel: str) -> Optional[bytes]:
+def read_tree(tree, rel: str, root: Path = Path(".")) -> Optional[bytes]:
     """The baseline file in a base tree (None: there is none), within the
     baseline's own bound, not the data files' size limit."""
     from penguin_lint.core.config import Config
     from penguin_lint.pr.basetree import BaseRepository
 
-    return BaseRepository(tree, Path("."), Config(size_limit=MAX_BASELINE_BYTES)).read_bytes(rel)
+    return BaseRepository(tree, root, Config(size_limit=MAX_BASELINE_BYTES)).read_bytes(rel)
 
 
 def judge(result, repo, root: Path, rel: str, base: Optional[bytes], own: bool):
