@@ -27,7 +27,7 @@ from penguin_lint.findings import Finding
 from penguin_lint.run.request import PenguinLintError
 
 #: a baseline bigger than this is refused (a finding in each of 43k files is a few MiB)
-MAX_BASELINE_BYTES = 64 * 1024 * 1024
+MAX_BASELINE_BYTES = 32 * 1024 * 1024
 _NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 Key = Tuple[str, str, str, str]
