@@ -76,6 +76,9 @@ def fail(message: str) -> "click.exceptions.Exit":
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--shard", metavar="K/N",
               help="With --all, lint only part K of N (a CI matrix); every finding is in exactly one part.")
+@click.option("--write-baseline", is_flag=True,
+              help="With --all: record every finding in the baseline file (.penguin-lint-baseline.json, or "
+                   "'baseline' in .penguin-lint.toml); findings it records no longer fail --all.")
 @click.option("--staged", is_flag=True,
               help="Judge what the next commit records (the pre-commit hook): the PATHs (default: every "
                    "staged change) as the index holds them, against HEAD; untracked files and unstaged "
@@ -89,7 +92,7 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Show the version (and the commit it was installed from) and exit.")
 def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
          new_only, config_from_worktree, config_base, fix, unsafe_fixes, show_diff, no_suppress, cache_dir,
-         no_cache, shard, staged, stdin_filename, statistics):
+         no_cache, shard, write_baseline, staged, stdin_filename, statistics):
     """Lint a PenguinHarness benchmark repository.
 
     With --all, the whole repository; with PATHs, those files or folders (the
@@ -114,7 +117,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
         ignore=ignore, kind=kind, definition=definition, jobs=jobs, new_only=new_only,
         config_from_worktree=config_from_worktree, config_base=config_base, suppress=not no_suppress,
         cache=not no_cache, cache_dir=cache_dir, shard=shard, fix=fix, unsafe_fixes=unsafe_fixes,
-        diff=show_diff, staged=staged, stdin_filename=stdin_filename)
+        diff=show_diff, staged=staged, stdin_filename=stdin_filename, write_baseline=write_baseline)
     try:
         outcome = run(request, warn=_warn)
     except PenguinLintError as e:

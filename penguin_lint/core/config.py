@@ -5,6 +5,7 @@
     max-file-size = 5242880          # bytes, or "5MiB"
     base-branch = "main"
     cache-dir = ".cache/penguin-lint"  # a folder inside the repository
+    baseline = ".penguin-lint-baseline.json"  # old debt that does not fail --all
 
     [per-file-ignores]
     "experiments/legacy/**" = ["PL3"]
@@ -33,6 +34,8 @@ from penguin_lint.findings import Position
 
 CONFIG_FILE = ".penguin-lint.toml"
 DEFAULT_SIZE_LIMIT = 5 * 1024 * 1024
+#: where ``--write-baseline`` writes and ``--all`` reads the baseline, unless ``baseline`` says
+DEFAULT_BASELINE = ".penguin-lint-baseline.json"
 _SIZE = re.compile(r"^\s*(\d+)\s*(B|KB|KiB|MB|MiB|GB|GiB)?\s*$", re.I)
 _UNITS = {None: 1, "b": 1, "kb": 1000, "kib": 1024, "mb": 1000**2, "mib": 1024**2, "gb": 1000**3, "gib": 1024**3}
 
@@ -56,6 +59,8 @@ class Config:
     #: ``cache-dir``: the cache folder, relative to the root (None: the
     #: default); --cache-dir and $PENGUIN_LINT_CACHE_DIR come first
     cache_dir: Optional[str] = None
+    #: ``baseline``: the baseline file, relative to the root
+    baseline: str = DEFAULT_BASELINE
 
     def ignored_for(self, path: str) -> List[str]:
         out: List[str] = []
@@ -233,7 +238,7 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
     where = _Located(doc)
     cfg = Config()
     known = {"select", "ignore", "per-file-ignores", "max-file-size", "base-branch", "layout", "kinds",
-             "cache-dir"}
+             "cache-dir", "baseline"}
     for key in data:
         if key not in known:
             raise where.error((key,), f"unknown setting '{key}' (known: {', '.join(sorted(known))})", key=True)
@@ -278,7 +283,7 @@ def _rule_settings(cfg: Config, data: dict, where: _Located, known_codes) -> Non
 
 
 def _run_settings(cfg: Config, data: dict, where: _Located) -> None:
-    """``max-file-size``, ``base-branch`` and ``cache-dir``."""
+    """``max-file-size``, ``base-branch``, ``cache-dir`` and ``baseline``."""
     if "max-file-size" in data:
         try:
             cfg.size_limit = parse_size(data["max-file-size"])
@@ -296,6 +301,12 @@ def _run_settings(cfg: Config, data: dict, where: _Located) -> None:
             raise where.error(("cache-dir",), "cache-dir must be a relative folder inside the repository, "
                                               "outside .git")
         cfg.cache_dir = folder.strip("/")
+    if "baseline" in data:
+        name = data["baseline"]
+        if not _inside_folder(name) or name.endswith("/") or ".git" in name.split("/") \
+                or any(not c.isprintable() for c in name):
+            raise where.error(("baseline",), "baseline must be a file path inside the repository, outside .git")
+        cfg.baseline = name
 
 
 def _layout_settings(cfg: Config, data: dict, where: _Located, known_kinds) -> None:

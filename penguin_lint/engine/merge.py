@@ -136,12 +136,17 @@ def _finding(d, where: str) -> Finding:
     for k in ("hint", "scope"):
         if not _str(d.get(k), nullable=True):
             raise MergeError(f"{where}: a finding's '{k}' is not a string")
+    if d.get("new") not in (None, True, False):
+        raise MergeError(f"{where}: a finding's 'new' is not true, false or null")
+    caused = d.get("caused_by")
+    if caused is not None and not (isinstance(caused, list) and all(isinstance(c, str) and _inside(c) for c in caused)):
+        raise MergeError(f"{where}: a finding's 'caused_by' is not a list of paths inside the repository")
     if d.get("severity") not in (ERROR, WARNING):
         raise MergeError(f"{where}: a finding's 'severity' is neither 'error' nor 'warning'")
     return Finding(code=d["code"], name=d["name"], severity=d["severity"], path=d["path"],
                    message=d["message"], line=d.get("line"), column=d.get("column"),
                    end_line=d.get("end_line"), end_column=d.get("end_column"), hint=d.get("hint"),
-                   scope=d.get("scope"))
+                   scope=d.get("scope"), new=d.get("new"), caused_by=caused)
 
 
 @dataclass
@@ -159,6 +164,11 @@ class _Part:
     omitted: int
     suppressed: int
     added: List[dict]
+    #: findings the baseline left out, and how many it records (None: no baseline)
+    baselined: int = 0
+    baseline: Optional[int] = None
+    #: a part of a diff run (--diff-base --shard): what it compared with, and the summary's own keys
+    diff: Optional[dict] = None
 
 
 def _part(doc: dict, where: str) -> _Part:
@@ -195,12 +205,13 @@ def _part(doc: dict, where: str) -> _Part:
     if not isinstance(summary, dict):
         raise MergeError(f"{where}: its 'summary' is not an object")
     counts = {}
-    for k in ("files", "omitted", "suppressed"):
+    for k in ("files", "omitted", "suppressed", "baselined"):
         v = summary.get(k, 0)
         if not _int(v):
             raise MergeError(f"{where}: its summary's '{k}' is not a count")
         counts[k] = v
-    if "fixed" in summary or "compared_with" in summary:
+    diff = _diff_part(stamp, summary, where)
+    if "fixed" in summary or ("compared_with" in summary and diff is None):
         raise MergeError(f"{where}: the report of a --fix or pull-request run, not of a shard of --all")
     added = doc.get("suppressions_added", [])
     if not isinstance(added, list):
@@ -213,12 +224,34 @@ def _part(doc: dict, where: str) -> _Part:
         raise MergeError(f"{where}: its shard's 'fixable' is not a list of findings --fix repairs")
     if not all(_inside(x[0]) for x in fixable):
         raise MergeError(f"{where}: a path of its shard's 'fixable' is not a path inside the repository")
+    baseline = stamp.get("baseline")
+    if not _int(baseline, nullable=True):
+        raise MergeError(f"{where}: its shard's 'baseline' is not a count")
     fixes = {tuple(x[:4]): x[4] for x in fixable}
     for f in parsed:
         f.fix = fixes.get((f.path, f.line, f.column, f.code))
     return _Part(where, index, count, stamp.get("commit"), stamp["settings"], stamp["plan"], stamp["prefix"],
                  missing, parsed, counts["files"], counts["omitted"], counts["suppressed"],
-                 [_added(a, where) for a in added])
+                 [_added(a, where) for a in added], counts["baselined"], baseline, diff)
+
+
+def _diff_part(stamp: dict, summary: dict, where: str) -> Optional[dict]:
+    """What a part of a diff run adds to its summary, checked; None for a part of --all."""
+    touched = stamp.get("touched")
+    if touched is None:
+        return None
+    if not isinstance(touched, list) or not all(isinstance(p, str) and _inside(p) for p in touched):
+        raise MergeError(f"{where}: its shard's 'touched' is not a list of paths inside the repository")
+    if not _str(summary.get("compared_with")) or not isinstance(summary.get("no_changes"), bool):
+        raise MergeError(f"{where}: the summary of a part of a diff run lacks 'compared_with' or 'no_changes'")
+    for k in ("hidden", "dependents"):
+        if not _int(summary.get(k, 0)):
+            raise MergeError(f"{where}: its summary's '{k}' is not a count")
+    unchecked = summary.get("unchecked", [])
+    if not isinstance(unchecked, list) or not all(isinstance(p, str) and _inside(p) for p in unchecked):
+        raise MergeError(f"{where}: its summary's 'unchecked' is not a list of paths inside the repository")
+    return {"touched": touched, "compared_with": summary["compared_with"], "no_changes": summary["no_changes"],
+            "hidden": summary.get("hidden", 0), "dependents": summary.get("dependents", 0), "unchecked": unchecked}
 
 
 def _added(d, where: str) -> dict:
@@ -253,6 +286,10 @@ def merge(docs: Sequence[Tuple[str, dict]]) -> Merged:
         if p.count != first.count:
             raise MergeError(f"{first.path} is shard {first.index}/{first.count} and {p.path} is "
                              f"{p.index}/{p.count}: parts of different splits")
+        if (p.diff is None) != (first.diff is None) or (p.diff is not None and (
+                p.diff["compared_with"], p.diff["touched"]) != (first.diff["compared_with"], first.diff["touched"])):
+            raise MergeError(f"{first.path} and {p.path} are parts of different runs (--all, or a diff run "
+                             f"against another base)")
         if p.commit != first.commit:
             raise MergeError(f"{first.path} and {p.path} are reports of different commits "
                              f"({_short(first.commit)}, {_short(p.commit)})")
@@ -263,6 +300,8 @@ def merge(docs: Sequence[Tuple[str, dict]]) -> Merged:
             # same commit, other units: the jobs' work trees differed
             raise MergeError(f"{first.path} and {p.path} split the repository differently (their work "
                              f"trees differed: files that are not committed?)")
+        if p.baseline != first.baseline:
+            raise MergeError(f"{first.path} and {p.path} were run with different baselines")
         if p.prefix != first.prefix:
             raise MergeError(f"{first.path} and {p.path} linted different folders of the repository")
     seen: Dict[int, str] = {}
@@ -304,6 +343,16 @@ def _join(parts: List[_Part]) -> Result:
     result = Result(out, sum(p.files for p in parts), omitted=sum(p.omitted for p in parts),
                     suppressed=sum(p.suppressed for p in parts))
     result.suppressions_added = _added_suppressions(parts)
+    if parts[0].diff is not None:  # parts of one diff run: its summary, added up
+        d = parts[0].diff
+        result.compared_with, result.no_changes = d["compared_with"], d["no_changes"]
+        result.touched = frozenset(d["touched"])
+        result.hidden = sum(p.diff["hidden"] for p in parts)
+        result.dependents = sum(p.diff["dependents"] for p in parts)
+        result.unchecked = sorted({u for p in parts for u in p.diff["unchecked"]})
+    result.baseline_entries = parts[0].baseline
+    if result.baseline_entries is not None:
+        result.baselined = sum(p.baselined for p in parts)
     return result
 
 

@@ -34,6 +34,10 @@ class Result:
     omitted: int = 0
     #: findings an inline "penguin-lint: disable" comment suppressed
     suppressed: int = 0
+    #: findings the baseline recorded, left out (run/baseline.py)
+    baselined: int = 0
+    #: how many findings the baseline records (None: no baseline)
+    baseline_entries: Optional[int] = None
     #: findings --fix repaired before this result was made (None: no --fix)
     fixed: Optional[int] = None
     #: inline suppressions the change adds (suppressions.AddedSuppression);
@@ -58,6 +62,12 @@ class Result:
         """Whether the run checked no file and some it was asked to judge are
         read by nothing: said so and failed, never a green check."""
         return bool(self.unchecked) and self.files == 0
+
+    @property
+    def baseline_stale(self) -> int:
+        """Findings the baseline records that no longer occur (writing it
+        again removes them)."""
+        return max(0, (self.baseline_entries or 0) - self.baselined)
 
     @property
     def errors(self) -> int:
@@ -93,6 +103,10 @@ class Result:
         if self.omitted:  # findings folded into "N more" ones, past the cap per file and code
             summary["omitted"] = self.omitted
         summary["suppressed"] = self.suppressed
+        if self.baseline_entries is not None:
+            summary["baselined"] = self.baselined
+            if self.shard is None:  # a shard sees part of the findings: merge counts these
+                summary["baseline_stale"] = self.baseline_stale
         if self.fixed is not None:
             summary["fixed"] = self.fixed
         if self.shard is not None:

@@ -335,16 +335,23 @@ class Engine:
         folders = [p for p in change.touched if p == "" or self.repo.is_dir(p)]
         return self.run_change(change, Scope(change, folders=folders))
 
-    def run_change(self, change: Change, scope: Scope) -> Result:
+    def run_change(self, change: Change, scope: Scope, shard=None) -> Result:
         """Lint what ``change`` touches and what it can break; ``scope``
         decides which of the findings the change is blamed for.
 
         The subjects are those ``change_subjects`` gathers: the touched
         paths, the folders that hold them, and what cross-file rules say
         the change affects. They are checked folder by folder in path order, documents dropped after each
-        one, so memory stays that of the largest folder."""
+        one, so memory stays that of the largest folder. With ``shard``, only
+        the subjects of the folders that part owns (``engine.shard.change_units``)."""
         gathered = change_subjects(self, change, scope)
         subjects, own = gathered.subjects, gathered.own
+        plan = None
+        if shard is not None:
+            from penguin_lint.engine.shard import change_units
+
+            mine, plan = change_units([_unit_of(p) for p in subjects], shard)
+            subjects = {p: s for p, s in subjects.items() if _unit_of(p) in mine}
         dependents, touched_dirs = gathered.dependents, gathered.touched_dirs
         findings = Collector()  # capped as subjects finish, as in run_all
         files = dependent_files = 0
@@ -388,6 +395,8 @@ class Engine:
         result.dependents = dependent_files
         result.hidden = scope.hidden
         result.base_loads = scope.base.repo.loads if scope.base is not None else 0
+        if plan is not None:
+            result.shard = {"plan": plan}
         return result
 
     def _drop(self, unit: str, scope) -> None:

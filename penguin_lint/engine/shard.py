@@ -116,3 +116,19 @@ def shard_units(repo, units, shard: Shard) -> Tuple[list, str]:
     """The units of ``shard``, and the fingerprint of the whole plan."""
     owners, key = plan(repo, units, shard.count)
     return [u for u, s in zip(units, owners) if s == shard.index], key
+
+
+def change_units(units, shard: Shard) -> Tuple[set, str]:
+    """A diff run's part: the folders (``runner._unit_of``) of ``shard``,
+    and the fingerprint of the plan. Folders go by how many subjects each
+    holds, largest first, to the lightest part; every part of one change
+    gathers the same subjects and makes the same assignment."""
+    counts: dict = {}
+    for u in units:
+        counts[u] = counts.get(u, 0) + 1
+    keys = sorted(counts)
+    owners = assign([counts[k] for k in keys], keys, shard.count)
+    h = hashlib.blake2b(digest_size=8)
+    for k, s in zip(keys, owners):
+        h.update(f"{k}\0{s}\0".encode("utf-8", "surrogatepass"))
+    return {k for k, s in zip(keys, owners) if s == shard.index}, h.hexdigest()

@@ -120,7 +120,9 @@ def request(env: Dict[str, str], root: Path):
     shard = env.get("PENGUIN_LINT_SHARD", "").strip()
     if shard:
         req.shard = shard
-    if _flag(env, "PENGUIN_LINT_ALL") or shard:
+    # On a pull request a shard is a part of its diff run (judged as the
+    # pull request, not blamed for old debt); elsewhere, or with all, of --all.
+    if _flag(env, "PENGUIN_LINT_ALL") or (shard and not env.get("GITHUB_BASE_REF")):
         req.all = True
         if env.get("GITHUB_BASE_REF"):
             # a pull request's run: judged by the base's configuration, not its own

@@ -29,6 +29,9 @@ def files_checked(result) -> str:
     hidden = getattr(result, "hidden", 0)
     if hidden:
         text += f"; {_count(hidden, 'older finding')} in touched files not shown"
+    baselined = getattr(result, "baselined", 0)
+    if baselined:
+        text += f"; {_count(baselined, 'finding')} baselined"
     return text
 
 

@@ -42,6 +42,8 @@ def config_changes(old: Config, new: Config) -> List[Tuple[tuple, str]]:
         out.append((("base-branch",), f"base-branch changes from {_show(old.base_branch)} to {_show(new.base_branch)}"))
     if old.cache_dir != new.cache_dir:
         out.append((("cache-dir",), f"cache-dir changes from {_show(old.cache_dir)} to {_show(new.cache_dir)}"))
+    if old.baseline != new.baseline:
+        out.append((("baseline",), f"baseline changes from {_show(old.baseline)} to {_show(new.baseline)}"))
     for name in sorted(set(old.layout) | set(new.layout)):
         if old.layout.get(name) != new.layout.get(name):
             out.append((("layout", name), f"layout.{name} changes from {_show(old.layout.get(name))} "
@@ -72,7 +74,9 @@ class ConfigChanged(Rule):
     tree's configuration and warn the same way against ``HEAD``. An invalid
     file in the pull request is an error (once merged it would stop every
     run); an invalid one on the base is not the pull request's: the run uses
-    the defaults and says so.
+    the defaults and says so. The baseline file (``.penguin-lint-baseline.json``,
+    or ``baseline`` in the configuration) is treated alike: a pull request is
+    judged by the base's, and a change to it gets this warning on it.
     """
 
     code = "PL502"

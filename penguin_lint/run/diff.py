@@ -46,7 +46,31 @@ class DiffRun(RunKind):
         engine.ctx.gitlinks = set(git_change.gitlinks)
         engine.ctx.config_from_base = not self.req.config_from_worktree
         scope = Scope(change, base_engine, new_only=self.req.new_only, focus=True)
-        result = engine.run_change(change, scope)
+        part = self.options.shard
+        result = engine.run_change(change, scope, shard=part)
         result.compared_with = compared(base_repo)
         result.no_changes = len(change) == 0
+        self._baseline(result, engine.repo, part is None or part.takes_top)
+        if part is not None:
+            from penguin_lint.run.shard import shard_stamp
+
+            result.shard = shard_stamp(part, self.root, engine.repo, config, self.rules, engine, self.env, result)
+            # what merge needs to report the parts as one pull-request run
+            result.shard["touched"] = sorted(result.touched)
+            if result.baseline_entries is not None:
+                result.shard["baseline"] = result.baseline_entries
         return result
+
+    def _baseline(self, result, repo, says: bool) -> None:
+        """The base's baseline applied (the working tree's with
+        --config-from-worktree); PL502 when the change edits it (``says``:
+        in one part of a sharded run only)."""
+        from penguin_lint.run import baseline
+
+        rel = self.config.baseline
+        own = self.req.config_from_worktree
+        raw = baseline.read_worktree(self.root, rel) if own else baseline.read_tree(self._base_tree, rel)
+        changed = baseline.judge(result, repo, self.root, rel, raw, own)
+        finding = baseline.changed_finding(changed, self.rules) if changed and says else None
+        if finding is not None:
+            result.findings = sorted(result.findings + [finding], key=lambda f: f.sort_key())

@@ -36,8 +36,14 @@ def check_options(req: Request, cwd: Path) -> Options:
         raise PenguinLintError("--all cannot be combined with paths or --diff-base")
     if req.unsafe_fixes and not (req.fix or req.diff):
         raise PenguinLintError("--unsafe-fixes works with --fix or --diff")
-    if req.shard is not None and not all_:
-        raise PenguinLintError("--shard needs --all")
+    if req.write_baseline and (not all_ or req.shard is not None or req.fix or req.diff):
+        raise PenguinLintError("--write-baseline records the findings of a whole --all run: give --all, "
+                               "without --shard, --fix or --diff")
+    if req.shard is not None and not (all_ or (req.diff_base is not None and not paths)):
+        raise PenguinLintError("--shard needs --all or --diff-base")
+    if req.shard is not None and not all_ and (req.fix or req.diff):
+        raise PenguinLintError("--shard with --diff-base cannot be combined with --fix or --diff: each part "
+                               "would repair only its own files")
     shard_part = None
     if req.shard is not None:
         from penguin_lint.engine.shard import parse_shard

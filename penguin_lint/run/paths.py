@@ -47,4 +47,16 @@ class PathsRun(RunKind):
         result = engine.run_change(change, scope)
         if base_engine is not None:
             result.compared_with = compared(base_engine.repo)
+        # old debt the baseline records does not block the hook either
+        from penguin_lint.run import baseline
+
+        raw = self.baseline_bytes(config.baseline)
+        if raw is not None:
+            baseline.apply(result, baseline.parse(raw, config.baseline), repo)
         return result
+
+    def baseline_bytes(self, rel: str):
+        """The baseline as the run's configuration is read: from the working tree."""
+        from penguin_lint.run.baseline import read_worktree
+
+        return read_worktree(self.root, rel)

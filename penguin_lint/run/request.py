@@ -40,6 +40,8 @@ class Request:
     cache: bool = True
     cache_dir: Optional[str] = None
     shard: Optional[str] = None
+    #: with ``all``: record every finding in the baseline file (run/baseline.py)
+    write_baseline: bool = False
     fix: bool = False
     unsafe_fixes: bool = False
     #: with ``fix``: only plan the repairs (``Outcome.diff``), write nothing

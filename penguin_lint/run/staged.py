@@ -37,6 +37,12 @@ class StagedRun(PathsRun):
             raise PenguinLintError(str(e))
         return repo
 
+    def baseline_bytes(self, rel: str):
+        """The baseline as the commit records it: the index's."""
+        from penguin_lint.run.baseline import read_tree
+
+        return read_tree(self._index, rel, self.root)
+
     def deleted(self) -> frozenset:
         # a path the index deletes is judged, as the commit deletes it
         return frozenset(self._staged)
@@ -66,7 +72,8 @@ def open_staged(resources: ExitStack, root: Path):
     from penguin_lint.pr.staged import IndexTree
 
     def scope(config: Config) -> List[str]:
-        return Repository(root, config).walk_roots() + [CONFIG_FILE]
+        # the baseline too: old debt it records does not block the commit
+        return Repository(root, config).walk_roots() + [CONFIG_FILE, config.baseline]
 
     def opened(config: Config):
         packages = config.layout["packages"] if "packages" in config.layout else Config().layout["packages"]

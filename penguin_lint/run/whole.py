@@ -18,6 +18,8 @@ class WholeRun(RunKind):
     based_on = None
     #: the suppressions the change adds (suppressions.AddedIndex), or None
     added_index = None
+    #: the ref whose configuration (and baseline) the run is judged by, or None
+    config_ref = None
 
     def open(self) -> Config:
         req = self.req
@@ -28,6 +30,7 @@ class WholeRun(RunKind):
             config_base = pull_request_base(self.root, self.env)
         if config_base is None:
             return super().open()
+        self.config_ref = config_base
         self.based_on, config, self.added_index = config_at(
             self.root, config_base, self.warn, review=req.suppress, status_cache=self.status_cache)
         return config
@@ -49,10 +52,33 @@ class WholeRun(RunKind):
                                 gitlinks=WorkTreeGitlinks(root))
         if cache is not None:
             save_cache(cache, part is not None, self.warn)
+        changed = self._baseline(result, repo)
         if self.based_on is not None and (part is None or part.takes_top):
-            # the pull request's own .penguin-lint.toml: said, not used
-            # (in one shard only: every finding is in exactly one part)
+            # the pull request's own .penguin-lint.toml and baseline: said, not
+            # used (in one shard only: every finding is in exactly one part)
             config_findings(result, repo, config, self.based_on, rules)
+            if changed is not None:
+                result.findings = sorted(result.findings + [changed], key=lambda f: f.sort_key())
         if part is not None:
             result.shard = shard_stamp(part, root, repo, config, rules, engine, self.env, result)
+            if result.baseline_entries is not None:
+                result.shard["baseline"] = result.baseline_entries
         return result
+
+    def _baseline(self, result, repo):
+        """The baseline written (--write-baseline) or read, and applied; the
+        PL502 finding when a pull request changes it (else None)."""
+        from penguin_lint.run import baseline
+
+        rel = self.config.baseline
+        if self.req.write_baseline:
+            raw = baseline.render(result.findings, repo)
+            baseline.write(self.root, rel, raw)
+            own = True
+        elif self.config_ref is not None:
+            # a pull request is judged by its base's baseline, never its own
+            raw, own = baseline.read_at(self.root, self.config_ref, rel), False
+        else:
+            raw, own = baseline.read_worktree(self.root, rel), True
+        changed = baseline.judge(result, repo, self.root, rel, raw, own)
+        return baseline.changed_finding(changed, self.rules) if changed else None

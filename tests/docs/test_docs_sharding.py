@@ -9,6 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.actionstep import ACTION
@@ -90,7 +91,10 @@ def evaluate(value: str, shard: int, temp: Path) -> str:
     return str(value).replace("${{ matrix.shard }}", str(shard)).replace("${{ runner.temp }}", str(temp))
 
 
-def test_the_workflow_as_written_gives_the_all_run(tmp_path):
+@pytest.mark.parametrize("event", ["pull_request", "push"])
+def test_the_workflow_as_written_gives_the_unsharded_run(tmp_path, event):
+    """On a pull request the parts merged are its diff run (blamed for what
+    it changed); on a push to main, the --all run."""
     jobs, matrix, merging = jobs_by_role()
     lint = next(s for s in steps(jobs[matrix]) if s.get("uses") == OWN)
     upload = next(s for s in steps(jobs[matrix]) if s.get("uses", "").startswith("actions/upload-artifact@"))
@@ -99,13 +103,20 @@ def test_the_workflow_as_written_gives_the_all_run(tmp_path):
     ws, write = pull_request(tmp_path, base_files())
     write({"packages/b1/CASE-001-one/task_config.toml": 'id = "CASE-009"\n'}, "a wrong id")
 
-    whole = runner(ws, tmp_path / "whole", inputs={"all": "true", "sarif": "all.sarif"}).lint()
+    on = {} if event == "pull_request" else {"event_name": "push", "event": {"before": "0" * 40}}
+    whole_inputs = {"sarif": "whole.sarif"} if event == "pull_request" else {"all": "true", "sarif": "whole.sarif"}
+    whole = runner(ws, tmp_path / "whole", inputs=whole_inputs, **on).lint()
     assert whole.code == 1
+    annotated = [c for c in whole.commands() if c.startswith("::error")]
+    if event == "pull_request":  # the change's finding only, not the base's old debt
+        assert annotated and all("file=packages/b1/CASE-001-one/task_config.toml," in c for c in annotated)
+    else:
+        assert len(annotated) > 1
     artifacts = []
     for k in range(1, n + 1):
         temp = tmp_path / f"shard-{k}"
         part = runner(ws, temp, inputs={key: evaluate(v, k, temp / "runner-temp")
-                                        for key, v in lint["with"].items()}).lint()
+                                        for key, v in lint["with"].items()}, **on).lint()
         assert part.code in (0, 1), part.stdout + part.stderr
         # the step's json output: set only when the report was written, outside the checkout
         assert upload["with"]["path"] == "${{ steps.%s.outputs.json }}" % lint["id"]
@@ -119,7 +130,7 @@ def test_the_workflow_as_written_gives_the_all_run(tmp_path):
     downloaded.mkdir(parents=True)
     for a in artifacts:  # download-artifact, merge-multiple
         shutil.copyfile(a, downloaded / a.name)
-    merged = runner(job, tmp_path / "merge", inputs=inputs).lint()
+    merged = runner(job, tmp_path / "merge", inputs=inputs, **on).lint()
     assert merged.stdout.splitlines() == whole.stdout.splitlines()
     assert (merged.code, merged.stdout, merged.summary) == (whole.code, whole.stdout, whole.summary)
     got = json.loads(Path(merged.outputs["sarif"]).read_text())["runs"][0]["results"]

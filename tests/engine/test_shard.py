@@ -106,7 +106,7 @@ def test_a_bad_shard_is_one_error_line(tmp_path, text, message):
 def test_shard_needs_all(tmp_path):
     root = write_repo(tmp_path / "r", {}, VALID)
     run = lint(root, LB, "--shard", "1/2")
-    assert (run.code, run.stderr) == (2, "penguin-lint: error: --shard needs --all\n")
+    assert (run.code, run.stderr) == (2, "penguin-lint: error: --shard needs --all or --diff-base\n")
     assert parse_shard(" 2 / 4 ") == Shard(2, 4) and str(Shard(2, 4)) == "2/4"
 
 

@@ -52,7 +52,8 @@ def test_the_action_in_shards_then_merged_is_the_all_run(tmp_path):
     errors = warnings = 0
     for k in range(1, n + 1):
         part = runner(ws, tmp_path / f"shard-{k}",
-                      inputs={"shard": f"{k}/{n}", "json": f"reports/shard-{k}.json", "path": FOLDER}).lint()
+                      inputs={"shard": f"{k}/{n}", "json": f"reports/shard-{k}.json", "path": FOLDER,
+                              "all": "true"}).lint()
         assert part.code in (0, 1) and "Traceback" not in part.stderr, part.stdout + part.stderr
         assert part.commands() == []  # a part annotates nothing: the merge job does, once
         assert part.outputs["json"] == str(ws / FOLDER / "reports" / f"shard-{k}.json")

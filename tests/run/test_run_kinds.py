@@ -18,7 +18,7 @@ USAGE = [
     (dict(all=True, paths=["x"]), "--all cannot be combined with paths or --diff-base"),
     (dict(all=True, diff_base="main"), "--all cannot be combined with paths or --diff-base"),
     (dict(all=True, unsafe_fixes=True), "--unsafe-fixes works with --fix or --diff"),
-    (dict(paths=["x"], shard="1/2"), "--shard needs --all"),
+    (dict(paths=["x"], shard="1/2"), "--shard needs --all or --diff-base"),
     (dict(all=True, kind="nope"), "unknown kind 'nope' (known: "),
     (dict(all=True, new_only=True),
      "--new-only needs a change to compare with: give paths or --diff-base, not --all"),

@@ -1,0 +1,193 @@
+"""The baseline: old debt recorded once (``--all --write-baseline``) so
+that it no longer fails ``--all``, its shards or ``merge``.
+
+An entry is matched by the rule code, the path and a fingerprint of the
+finding's content, never its line number: the message with its numbers
+left out (as blame fingerprints findings, ``pr/blame.py``) and the text of
+the line it points at. A comment inserted above a baselined finding leaves
+it baselined. Each entry has a count: a new finding with the same
+fingerprint in the same file is one more than recorded, and fails (as
+ESLint's bulk suppressions and PHPStan's baseline count).
+
+The file is read as untrusted input (a pull request can change it): within
+a size bound, every value checked; anything else is one error line. In a
+pull request the base's file is used, never the change's.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from penguin_lint.findings import Finding
+from penguin_lint.run.request import PenguinLintError
+
+#: a baseline bigger than this is refused (a finding in each of 43k files is a few MiB)
+MAX_BASELINE_BYTES = 32 * 1024 * 1024
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+Key = Tuple[str, str, str, str]
+
+
+def _line_text(repo, f: Finding, lines_of: Dict[str, Optional[List[bytes]]]) -> str:
+    """A digest of the line a finding points at ("" when there is none).
+    A finding at the very start of a file is about the whole file (a
+    required field missing): its line says nothing of where, and a comment
+    inserted on top must not unrecord it."""
+    path, line = f.path, f.line
+    if line is None or not path or (line == 1 and (f.column or 1) == 1):
+        return ""
+    if path not in lines_of:
+        raw = repo.read_bytes(path) if repo.is_file(path) else None
+        lines_of[path] = raw.splitlines() if raw is not None else None
+    lines = lines_of[path]
+    if lines is None or not 1 <= line <= len(lines):
+        return ""
+    return hashlib.blake2b(lines[line - 1].strip(), digest_size=8).hexdigest()
+
+
+def keys(findings: Iterable[Finding], repo) -> List[Key]:
+    """The baseline key of each finding: (code, path, message without its
+    numbers, digest of its line)."""
+    lines_of: Dict[str, Optional[List[bytes]]] = {}
+    return [(f.code, f.path, _NUMBER.sub("#", f.message), _line_text(repo, f, lines_of))
+            for f in findings]
+
+
+def render(findings: List[Finding], repo) -> bytes:
+    """The baseline file recording ``findings``: sorted, one entry per key."""
+    counts = Counter(keys(findings, repo))
+    entries = [{"code": c, "path": p, "message": m, "context": x, "count": n}
+               for (c, p, m, x), n in sorted(counts.items())]
+    return (json.dumps({"version": 1, "findings": entries}, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def parse(raw: bytes, name: str) -> Counter:
+    """The entries of a baseline file, key -> count; PenguinLintError when
+    it is not one penguin-lint wrote."""
+    def bad(why: str) -> PenguinLintError:
+        return PenguinLintError(f"{name}: not a baseline penguin-lint wrote ({why}); "
+                                f"write it again with --all --write-baseline")
+
+    if len(raw) > MAX_BASELINE_BYTES:
+        raise bad(f"larger than {MAX_BASELINE_BYTES >> 20} MiB")
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise bad("not JSON") from None
+    if not isinstance(doc, dict) or doc.get("version") != 1 or not isinstance(doc.get("findings"), list):
+        raise bad("an object with version 1 and a list of findings is expected")
+    out: Counter = Counter()
+    for e in doc["findings"]:
+        if not isinstance(e, dict) or not all(isinstance(e.get(k), str) for k in ("code", "path", "message",
+                                                                                  "context")):
+            raise bad("an entry is not a finding's code, path, message and context")
+        n = e.get("count")
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n < 1 << 31:
+            raise bad("an entry's count is not a positive number")
+        out[(e["code"], e["path"], e["message"], e["context"])] += n
+    return out
+
+
+def apply(result, entries: Counter, repo) -> None:
+    """Take the findings ``entries`` record out of ``result``, up to each
+    entry's count, in report order; count them (``result.baselined``) and
+    what the baseline records (``result.baseline_entries``)."""
+    left = Counter(entries)
+    kept: List[Finding] = []
+    baselined = 0
+    for f, k in zip(result.findings, keys(result.findings, repo)):
+        if left[k] > 0:
+            left[k] -= 1
+            baselined += 1
+        else:
+            kept.append(f)
+    result.findings = kept
+    result.baselined = baselined
+    result.baseline_entries = sum(entries.values())
+
+
+def read_worktree(root: Path, rel: str) -> Optional[bytes]:
+    """The working tree's baseline file (None: there is none); never
+    through a link, never more than one byte past the bound."""
+    path = os.path.join(str(root), rel)
+    if os.path.islink(path):
+        raise PenguinLintError(f"{rel}: is a symbolic link; a baseline is a file in the repository")
+    if not os.path.isfile(path):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read(MAX_BASELINE_BYTES + 1)
+    except OSError as e:
+        raise PenguinLintError(f"{rel}: cannot be read: {e.strerror}") from None
+
+
+def read_at(root: Path, ref: str, rel: str) -> Optional[bytes]:
+    """The baseline file at the merge base of ``ref`` and HEAD (a pull
+    request is judged by its base's baseline)."""
+    from contextlib import closing
+
+    from penguin_lint.pr.basetree import GitTree
+    from penguin_lint.pr.git import GitError, GitRepo
+
+    try:
+        with closing(GitRepo(root)) as g:
+            _label, mb = g.diff_base(ref)
+            return read_tree(GitTree(g.top, mb, g.prefix, objects=g.objects), rel)
+    except GitError as e:
+        raise PenguinLintError(f"cannot read {rel} at the merge base of {ref}: {e}") from None
+
+
+def read_tree(tree, rel: str, root: Path = Path(".")) -> Optional[bytes]:
+    """The baseline file in a base tree (None: there is none), within the
+    baseline's own bound, not the data files' size limit."""
+    from penguin_lint.core.config import Config
+    from penguin_lint.pr.basetree import BaseRepository
+
+    return BaseRepository(tree, root, Config(size_limit=MAX_BASELINE_BYTES)).read_bytes(rel)
+
+
+def judge(result, repo, root: Path, rel: str, base: Optional[bytes], own: bool):
+    """Apply the baseline ``base`` (the base's, in a pull request) to
+    ``result``; the PL502 finding to add when the working tree's file
+    differs from it (``own``: the run uses the working tree's, nothing to say)."""
+    if base is not None:
+        apply(result, parse(base, rel), repo)
+    return None if own or read_worktree(root, rel) == base else rel
+
+
+def write(root: Path, rel: str, raw: bytes) -> None:
+    """Write the baseline file: a new file renamed over the old one, never
+    through a link."""
+    path = os.path.join(str(root), rel)
+    folder = os.path.dirname(path)
+    if os.path.islink(path) or not os.path.isdir(folder) or os.path.islink(folder):
+        raise PenguinLintError(f"cannot write the baseline {rel}: its folder is missing or it is a link")
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise PenguinLintError(f"cannot write the baseline {rel}: {e.strerror}") from None
+
+
+def changed_finding(rel: str, rules) -> Optional[Finding]:
+    """PL502 on the baseline file a pull request changes: as a change of
+    the configuration, it takes effect once merged."""
+    rule = next((r for r in rules if r.code == "PL502"), None)
+    if rule is None:
+        return None
+    return Finding(code=rule.code, name=rule.name, severity=rule.severity, path=rel,
+                   message=f"{rel} is changed in this pull request; the run uses the base's baseline",
+                   hint="a baseline records old debt; it takes effect once merged", subject=rel)
