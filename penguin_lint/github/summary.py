@@ -160,7 +160,7 @@ def _consent_note(added) -> str:
     note = ""
     if labels:
         note = f"**Approved by the label {md(labels[0], cell=False)}**: set by a maintainer for this commit. "
-    if len(applied) == len(added):
+    if all(set(a.codes) <= set(a.applied) for a in added):
         return note + "They apply in this run, as each line says.\n\n"
     return note + ("Those the maintainers consented to apply in this run, as each line says; "
                    "the others apply once merged.\n\n")

@@ -78,7 +78,9 @@ def test_the_pull_requests_own_allow_list_allows_nothing(tmp_path, git_env):
     assert run.code == 1, run.stdout + run.stderr
     commands = run.commands()
     assert any(c.startswith(f"::error file={SUMMARY},line=2,") for c in commands), commands
-    assert any("PL502" in c for c in commands), commands
+    assert any("PL502" in c and "allow-added-suppressions gains PL303" in c for c in commands), commands
+    assert any("PL502" in c and "approval-label changes from (unset) to 'lint-exception'" in c
+               for c in commands), commands
 
 
 # -- approval-label: GitHub's event, never the checkout --------------------------------
@@ -135,3 +137,24 @@ def test_the_label_approves_the_whole_repository_run_of_the_pull_request(tmp_pat
     assert labeled.code == 0, labeled.stdout + labeled.stderr
     pushed = step(tmp_path / "b", LABEL_ONLY, {SUMMARY: BARE}, event("synchronize"), inputs={"all": "true"})
     assert pushed.code == 1, pushed.stdout + pushed.stderr
+
+
+# -- what a reason is, and a comment with codes of both kinds ---------------------------
+
+def test_punctuation_is_no_reason(tmp_path, git_env):
+    run = step(tmp_path, ALLOWS, {SUMMARY: MEAN + "# penguin-lint: disable-file=PL303 --\n"}, event())
+    assert run.code == 1, run.stdout + run.stderr
+
+
+def test_only_the_allowed_code_of_a_comment_applies(tmp_path, git_env):
+    task = "packages/bench-a/CASE-001-one/task_config.toml"
+    text = ('id = "CASE-001-one"\ntitle = "One"\ndescription = "x"\nextra = 1\n'
+            "# penguin-lint: disable-file=PL104,PL303 kept for the importer\n")
+    run = step(tmp_path, 'allow-added-suppressions = ["PL303"]\n', {task: text, SUMMARY: REASONED}, event())
+    # PL104 (a warning) is held, PL303 applies
+    assert (run.code, run.outputs["errors"], run.outputs["warnings"]) == (0, "0", "2"), run.stdout + run.stderr
+    assert any(c.startswith(f"::warning file={task},line=4,") and "PL104" in c for c in run.commands())
+    assert ("suppression of PL104, PL303 in this file is added by this change: PL303 applies in this run, as "
+            "allow-added-suppressions lists it, for the reason: kept for the importer; PL104 once merged, "
+            "where it would hide 1 finding") in run.summary
+    assert "Those the maintainers consented to apply in this run" in run.summary
