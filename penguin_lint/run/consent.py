@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Callable, Mapping, Optional
 
@@ -47,9 +48,7 @@ def labeled(root: Path, env: Mapping[str, str], warn: Callable[[str], None]) -> 
     except ValueError:
         return None  # a folder outside the checkout is not what the event describes
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_EVENT + 1)
-        event = json.loads(raw) if len(raw) <= MAX_EVENT else None
+        event = json.loads(_read(path))
     except (OSError, ValueError, RecursionError):
         event = None
     if not isinstance(event, dict):
@@ -60,3 +59,24 @@ def labeled(root: Path, env: Mapping[str, str], warn: Callable[[str], None]) -> 
     label = event.get("label")
     name = label.get("name") if isinstance(label, dict) else None
     return name.casefold() if isinstance(name, str) else None
+
+
+def _read(path: str) -> bytes:
+    """The event file's bytes: a regular file only (a FIFO would block the
+    run), and never past MAX_EVENT."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError("not a regular file")
+        chunks, size = [], 0
+        while size <= MAX_EVENT:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > MAX_EVENT:
+        raise ValueError("too large")
+    return b"".join(chunks)

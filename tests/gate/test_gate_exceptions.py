@@ -158,3 +158,22 @@ def test_only_the_allowed_code_of_a_comment_applies(tmp_path, git_env):
             "allow-added-suppressions lists it, for the reason: kept for the importer; PL104 once merged, "
             "where it would hide 1 finding") in run.summary
     assert "Those the maintainers consented to apply in this run" in run.summary
+
+
+
+def test_an_event_path_that_is_a_fifo_does_not_hang_the_diff_run(tmp_path, git_env, monkeypatch):
+    # the command line on a pull_request event reads the same payload
+    import os
+
+    from tests.conftest import lint
+
+    ws, write = cloned_pull_request(tmp_path, {CONFIG: LABEL_ONLY})
+    write({SUMMARY: BARE})
+    fifo = tmp_path / "event.fifo"
+    os.mkfifo(fifo)
+    for k, v in {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_WORKSPACE": str(ws),
+                 "GITHUB_EVENT_PATH": str(fifo)}.items():
+        monkeypatch.setenv(k, v)
+    run = lint(ws, "--diff-base", "origin/main")
+    assert run.code == 1 and run.at("PL303") == [(SUMMARY, 2)], run.output
+    assert "GitHub's event payload (GITHUB_EVENT_PATH) cannot be read" in run.stderr
