@@ -16,7 +16,8 @@ itself reported (PL008), so suppressions do not rot.
 In a run that reviews a change (a pull request, the hook against ``HEAD``)
 only the base's suppressions apply: the codes a change adds to a file's
 comments are listed for the reviewer and hide nothing until merged
-(:func:`added_codes`). Some codes no comment suppresses (``UNSUPPRESSIBLE``).
+(:func:`added_codes`), unless the maintainers consent, or the run is the
+author's own hook (``consent.py``). Some codes no comment suppresses (``UNSUPPRESSIBLE``).
 """
 from __future__ import annotations
 
