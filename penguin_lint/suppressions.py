@@ -16,7 +16,8 @@ itself reported (PL008), so suppressions do not rot.
 In a run that reviews a change (a pull request, the hook against ``HEAD``)
 only the base's suppressions apply: the codes a change adds to a file's
 comments are listed for the reviewer and hide nothing until merged
-(:func:`added_codes`). Some codes no comment suppresses (``UNSUPPRESSIBLE``).
+(:func:`added_codes`), unless the maintainers consent, or the run is the
+author's own hook (``consent.py``). Some codes no comment suppresses (``UNSUPPRESSIBLE``).
 """
 from __future__ import annotations
 
@@ -57,6 +58,9 @@ class Directive:
     # the code before the comment on its line, stripped: with the codes it
     # tells a suppression in the base from one a change adds, whatever its line
     before: str = field(default="", compare=False)
+    # the text after the codes: the author's reason, which an added
+    # suppression of an allowed code needs (consent.py)
+    reason: str = field(default="", compare=False)
 
 
 # -- finding directives in a file's text ------------------------------------------
@@ -120,7 +124,14 @@ def _parse(line: int, col: int, end: int, body: str) -> Directive:
         word = "is not a rule code" if len(bad) == 1 else "are not rule codes"
         return Directive(line, col + 1, end + 1, scope, good,
                          f"names {', '.join(repr(b) for b in bad)}, which {word} (such as PL104)")
-    return Directive(line, col + 1, end + 1, scope, codes)
+    return Directive(line, col + 1, end + 1, scope, codes, reason=_reason(rest))
+
+
+def _reason(rest: str) -> str:
+    """The explanation after the codes, or "" when it says nothing (only
+    punctuation, such as a lone ``--``)."""
+    text = rest.strip()
+    return text if any(c.isalnum() for c in text) else ""
 
 
 def _yaml_inside(text: str, points: List[int]) -> List[bool]:
@@ -211,11 +222,18 @@ HELD = "held"
 HELD_NOTE = "suppressed by the comment on line {line}, which this change adds; it applies once merged"
 
 
+#: how an added suppression applies in the run that reviews it (consent.py):
+#: the base allows its code and it gives a reason, the maintainers' label was
+#: set for this commit, or it is the author's own commit (the hook)
+REASON, LABEL, OWN = "reason", "label", "own"
+
+
 @dataclass
 class AddedSuppression:
     """A suppression that the head has and the base has not (some of the
     codes of one directive). Reported for the reviewer to see; in the run
-    that reviews the change it suppresses nothing."""
+    that reviews the change it suppresses nothing, except the codes the
+    maintainers consented to (``applied``, and ``how``)."""
 
     path: str
     line: int
@@ -224,30 +242,55 @@ class AddedSuppression:
     scope: str                  # LINE or FILE
     codes: Tuple[str, ...]      # the codes the change adds
     held: int = 0               # findings it would hide in this run (kept, with a note)
+    applied: Tuple[str, ...] = ()  # the codes that apply in this run nonetheless
+    how: str = ""               # REASON, LABEL or OWN when some apply
+    reason: str = ""            # the comment's reason (shown for REASON)
+    label: str = ""             # the approval label (LABEL)
+    needs: str = ""             # what the pull request will need (OWN)
 
     @property
     def message(self) -> str:
         where = "on this line" if self.scope == LINE else "in this file"
-        text = f"suppression of {', '.join(self.codes)} {where} is added by this change"
+        whose = "commit" if self.how == OWN else "change"
+        text = f"suppression of {', '.join(self.codes)} {where} is added by this {whose}"
         never = [c for c in self.codes if c in UNSUPPRESSIBLE]
         if len(never) == len(self.codes):
             return text + f"; {', '.join(never)} cannot be suppressed by a comment"
-        text += ": it applies once merged, not in this run"
+        rest = [c for c in self.codes if c not in self.applied]
+        if self.how == OWN:
+            text += " and applies to it" if not rest else f": {', '.join(self.applied)} applies to it"
+            if self.needs:
+                return text + f"; the pull request will need {self.needs}"
+            return text + "; the pull request allows it too (a listed code and a reason)"
+        if not self.applied:
+            text += ": it applies once merged, not in this run"
+        else:
+            text += f": {', '.join(self.applied)} {'applies' if len(self.applied) == 1 else 'apply'} in this run"
+            text += {REASON: f", as allow-added-suppressions lists it, for the reason: {self.reason}",
+                     LABEL: f", approved by the label '{self.label}'"}.get(self.how, "")
+            if rest:
+                text += f"; {', '.join(rest)} once merged"
         if self.held:
             text += f", where it would hide {self.held} finding{'s' if self.held != 1 else ''}"
         return text
 
     def to_dict(self) -> dict:
-        return {"path": self.path, "line": self.line, "column": self.column,
-                "end_column": self.end_column, "scope": self.scope,
-                "codes": list(self.codes), "held": self.held, "message": self.message}
+        d = {"path": self.path, "line": self.line, "column": self.column,
+             "end_column": self.end_column, "scope": self.scope,
+             "codes": list(self.codes), "held": self.held, "message": self.message}
+        if self.applied:
+            d.update(applied=list(self.applied), how=self.how, reason=self.reason, label=self.label)
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "AddedSuppression":
+        how = d.get("how") if d.get("how") in (REASON, LABEL, OWN) else ""
         return cls(str(d["path"]), int(d["line"]), int(d["column"]),
                    int(d["end_column"]) if d.get("end_column") is not None else None,
                    FILE if d.get("scope") == FILE else LINE,
-                   tuple(str(c) for c in d.get("codes") or ()), int(d.get("held") or 0))
+                   tuple(str(c) for c in d.get("codes") or ()), int(d.get("held") or 0),
+                   tuple(str(c) for c in d.get("applied") or ()), how,
+                   str(d.get("reason") or ""), str(d.get("label") or ""))
 
 
 def added_codes(head: Iterable[Directive], base: Iterable[Directive]) -> Dict[Tuple[int, int], frozenset]:
@@ -319,7 +362,9 @@ class Ledger:
     would hide are kept, with a note, and :meth:`added` lists them.
     """
 
-    def __init__(self):
+    def __init__(self, consent=None):
+        #: the maintainers' consent (consent.Consent): which added codes apply
+        self.consent = consent
         # (path, line, column) -> [path, directive, codes it suppressed,
         #                          codes the change adds, findings those held]
         self._uses: Dict[Tuple[str, int, int], list] = {}
@@ -361,7 +406,7 @@ class Ledger:
                 near = by_line.get(f.line, ()) if f.line is not None else ()
                 for entry in list(near) + whole:
                     if f.code in entry[1].codes:
-                        if f.code not in entry[3]:
+                        if f.code not in entry[3] or self._granted(entry[1], f.code):
                             hit = entry
                             break
                         if held is None:
@@ -378,6 +423,9 @@ class Ledger:
                 self._suppressed.add((f.path, f.line, f.column, f.code, f.message))
         return kept
 
+    def _granted(self, d: Directive, code: str) -> bool:
+        return self.consent is not None and self.consent.grant(d, code) is not None
+
     def carriers(self) -> List[Finding]:
         """The ledger as findings of code CARRIER (and emptied), to travel
         back from a worker process with its findings."""
@@ -386,7 +434,7 @@ class Ledger:
                for path, d, used, added, held in self._uses.values()]
         out += [Finding(code=CARRIER, name="", severity="", path=key[0], message="",
                         directive=("suppressed", key)) for key in self._suppressed]
-        self.__init__()
+        self.__init__(self.consent)
         return out
 
     def absorb(self, findings: List[Finding]) -> List[Finding]:
@@ -412,8 +460,11 @@ class Ledger:
         out = []
         for path, d, _used, codes, held in self._uses.values():
             if codes and (report is None or report(path)):
-                out.append(AddedSuppression(path, d.line, d.column, d.end_column, d.scope,
-                                            tuple(c for c in d.codes if c in codes), held[0]))
+                added = tuple(c for c in d.codes if c in codes)
+                a = AddedSuppression(path, d.line, d.column, d.end_column, d.scope, added, held[0])
+                if self.consent is not None:
+                    self.consent.describe(a, d)
+                out.append(a)
         out.sort(key=lambda a: (a.path, a.line, a.column))
         return out
 

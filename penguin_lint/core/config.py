@@ -6,6 +6,8 @@
     base-branch = "main"
     cache-dir = ".cache/penguin-lint"  # a folder inside the repository
     baseline = ".penguin-lint-baseline.json"  # old debt that does not fail --all
+    allow-added-suppressions = ["PL203"]  # may apply in a pull request, with a reason
+    approval-label = "lint-exception"     # set by a maintainer: added ones apply
 
     [per-file-ignores]
     "experiments/legacy/**" = ["PL3"]
@@ -61,6 +63,11 @@ class Config:
     cache_dir: Optional[str] = None
     #: ``baseline``: the baseline file, relative to the root
     baseline: str = DEFAULT_BASELINE
+    #: ``allow-added-suppressions``: codes or prefixes whose suppressions a
+    #: pull request adds apply in its run when the comment gives a reason
+    allow_added_suppressions: List[str] = field(default_factory=list)
+    #: ``approval-label``: the label whose setting makes them all apply
+    approval_label: Optional[str] = None
 
     def ignored_for(self, path: str) -> List[str]:
         out: List[str] = []
@@ -238,7 +245,7 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
     where = _Located(doc)
     cfg = Config()
     known = {"select", "ignore", "per-file-ignores", "max-file-size", "base-branch", "layout", "kinds",
-             "cache-dir", "baseline"}
+             "cache-dir", "baseline", "allow-added-suppressions", "approval-label"}
     for key in data:
         if key not in known:
             raise where.error((key,), f"unknown setting '{key}' (known: {', '.join(sorted(known))})", key=True)
@@ -246,6 +253,7 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
     _rule_settings(cfg, data, where, known_codes)
     _run_settings(cfg, data, where)
     _layout_settings(cfg, data, where, known_kinds)
+    _exception_settings(cfg, data, where, known_codes)
     return cfg
 
 
@@ -338,6 +346,30 @@ def _layout_settings(cfg: Config, data: dict, where: _Located, known_kinds) -> N
         for top in list(cfg.layout.values()) + ["leaderboard"]:
             if cfg.cache_dir == top or cfg.cache_dir.startswith(top + "/") or top.startswith(cfg.cache_dir + "/"):
                 raise where.error(("cache-dir",), f"cache-dir must lie outside the layout's folders ({top}/)")
+
+
+# GitHub's limit on a label's name
+MAX_LABEL = 50
+
+
+def _exception_settings(cfg: Config, data: dict, where: _Located, known_codes) -> None:
+    """``allow-added-suppressions`` and ``approval-label``: the exceptions
+    the maintainers consent to (read from the base in a pull request)."""
+    key = "allow-added-suppressions"
+    if key in data:
+        cfg.allow_added_suppressions = _codes(data[key], (key,), where, known_codes)
+        from penguin_lint.suppressions import UNSUPPRESSIBLE
+
+        never = [c for c in cfg.allow_added_suppressions if c in UNSUPPRESSIBLE]
+        if never:
+            raise where.error((key,), f"'{key}' names {never[0]}, which no comment can suppress")
+    if "approval-label" in data:
+        label = data["approval-label"]
+        if not isinstance(label, str) or not label.strip() or label != label.strip() \
+                or len(label) > MAX_LABEL or any(not c.isprintable() for c in label):
+            raise where.error(("approval-label",), f"'approval-label' must be a label's name such as "
+                                                   f"\"lint-exception\" (at most {MAX_LABEL} characters)")
+        cfg.approval_label = label
 
 
 def _inside_folder(value) -> bool:

@@ -357,6 +357,8 @@ def _join(parts: List[_Part]) -> Result:
 
 
 def _added_suppressions(parts: List[_Part]):
+    from dataclasses import replace
+
     from penguin_lint.suppressions import AddedSuppression
 
     joined: Dict[tuple, AddedSuppression] = {}
@@ -369,6 +371,6 @@ def _added_suppressions(parts: List[_Part]):
             key = (a.path, a.line, a.column, a.scope, a.codes)
             if key in joined:  # read by two parts: what it holds in each adds up
                 prev = joined[key]
-                a = AddedSuppression(a.path, a.line, a.column, a.end_column, a.scope, a.codes, prev.held + a.held)
+                a = replace(a, held=prev.held + a.held)
             joined[key] = a
     return sorted(joined.values(), key=lambda a: (a.path, a.line, a.column))

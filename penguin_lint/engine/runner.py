@@ -45,10 +45,13 @@ def subject_for(repo: Repository, path: str, is_dir: bool) -> Subject:
 
 class Engine:
     def __init__(self, repo: Repository, config: Config, rules: List[Rule], forced_kinds=None,
-                 suppress: bool = True):
+                 suppress: bool = True, consent=None):
         self.repo = repo
+        # which suppressions a reviewed change adds apply all the same
+        # (consent.Consent, decided by the kind of run), or None: none
+        self.consent = consent
         # None (--no-suppress): inline suppressions are ignored, every finding shown
-        self.ledger = Ledger() if suppress else None
+        self.ledger = Ledger(consent) if suppress else None
         self.config = config
         self.ctx = Context(repo, config)
         self.rules = rules
@@ -418,7 +421,7 @@ class Engine:
             suppressed = self.ledger.suppressed
             if self._review is not None:
                 added = self.ledger.added(report_unused)
-            self.ledger = Ledger()
+            self.ledger = Ledger(self.consent)
         out = []
         seen = set()
         for f in findings:

@@ -137,8 +137,7 @@ def _added_section(result, blob_base: Optional[str], budget: int) -> str:
     added = list(getattr(result, "suppressions_added", None) or ())
     if not added:
         return ""
-    text = (f"### {plural(len(added), 'suppression')} added by this change\n\n"
-            "They suppress nothing in this run; they apply once merged.\n\n")
+    text = f"### {plural(len(added), 'suppression')} added by this change\n\n" + _consent_note(added)
     for i, a in enumerate(added):
         url = file_url(blob_base, a.path)
         where = f"{md(a.path, cell=False)}:{int(a.line)}"
@@ -149,6 +148,22 @@ def _added_section(result, blob_base: Optional[str], budget: int) -> str:
             break
         text += row
     return text + "\n"
+
+
+def _consent_note(added) -> str:
+    """What applies in this run of the suppressions the change adds: only
+    what the maintainers consented to (each line says how)."""
+    applied = [a for a in added if a.applied]
+    if not applied:
+        return "They suppress nothing in this run; they apply once merged.\n\n"
+    labels = sorted({a.label for a in applied if a.label})
+    note = ""
+    if labels:
+        note = f"**Approved by the label {md(labels[0], cell=False)}**: set by a maintainer for this commit. "
+    if all(set(a.codes) <= set(a.applied) for a in added):
+        return note + "They apply in this run, as each line says.\n\n"
+    return note + ("Those the maintainers consented to apply in this run, as each line says; "
+                   "the others apply once merged.\n\n")
 
 
 def render_failure(message: str, fix: str) -> str:

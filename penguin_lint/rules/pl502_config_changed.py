@@ -38,6 +38,15 @@ def config_changes(old: Config, new: Config) -> List[Tuple[tuple, str]]:
             out.append((("per-file-ignores", glob), text))
     if old.size_limit != new.size_limit:
         out.append((("max-file-size",), f"max-file-size changes from {old.size_limit} to {new.size_limit} bytes"))
+    a3, b3 = list(old.allow_added_suppressions), list(new.allow_added_suppressions)
+    if a3 != b3:  # which suppressions a pull request may add: the maintainers' consent
+        gained, lost = [c for c in b3 if c not in a3], [c for c in a3 if c not in b3]
+        parts = [f"allow-added-suppressions gains {_codes(gained)}"] if gained else []
+        parts += [f"allow-added-suppressions loses {_codes(lost)}"] if lost else []
+        out.append((("allow-added-suppressions",), "; ".join(parts) or "allow-added-suppressions changes order"))
+    if old.approval_label != new.approval_label:
+        out.append((("approval-label",), f"approval-label changes from {_show(old.approval_label)} "
+                                         f"to {_show(new.approval_label)}"))
     if old.base_branch != new.base_branch:
         out.append((("base-branch",), f"base-branch changes from {_show(old.base_branch)} to {_show(new.base_branch)}"))
     if old.cache_dir != new.cache_dir:
@@ -67,8 +76,9 @@ class ConfigChanged(Rule):
     pull request that adds, changes or deletes the file gets this warning on
     it, one per setting that changed, naming what changed ("ignore gains
     PL"). The run itself uses the base's configuration, so an ``ignore``,
-    ``select``, per-file ignore, ``[layout]`` or ``base-branch`` in the pull
-    request takes effect only once it is merged. A maintainer can try a
+    ``select``, per-file ignore, ``[layout]``, ``base-branch``,
+    ``allow-added-suppressions`` or ``approval-label`` in the pull request
+    takes effect only once it is merged. A maintainer can try a
     configuration change locally with ``--config-from-worktree``. Path runs
     (the pre-commit hook on the contributor's own machine) read the working
     tree's configuration and warn the same way against ``HEAD``. An invalid

@@ -22,6 +22,13 @@ class DiffRun(RunKind):
             self.resources, self.root, req.diff_base, req.config_from_worktree, self.warn, self.status_cache)
         return config
 
+    def consent(self, config: Config):
+        if self.req.config_from_worktree:
+            return None  # the change's own settings consent to nothing
+        from penguin_lint.run.consent import review_consent
+
+        return review_consent(config, self.root, self.env, self.warn)
+
     def walks(self, rel_paths: List[str]) -> bool:
         return True
 

@@ -32,7 +32,8 @@ def execute(kind: RunKind) -> Outcome:
     rel_paths, forced = checked_paths(kind.paths, kind.cwd, root, repo, req.kind, kind.deleted())
     rel_paths = kind.targets(rel_paths)
     kind.config, kind.rules, kind.forced = config, rules, forced
-    engine = Engine(repo, config, rules, forced_kinds=forced, suppress=req.suppress)
+    consent = kind.consent(config)
+    engine = Engine(repo, config, rules, forced_kinds=forced, suppress=req.suppress, consent=consent)
     kind.prepare(engine, rel_paths)
     if req.definition is not None:
         drel = relative(req.definition, kind.cwd, root)
@@ -50,7 +51,8 @@ def execute(kind: RunKind) -> Outcome:
         if req.fix or req.diff:
             def relint():
                 # the same run again, on the repaired working tree
-                again = Engine(Repository(root, config), config, rules, forced_kinds=forced, suppress=req.suppress)
+                again = Engine(Repository(root, config), config, rules, forced_kinds=forced, suppress=req.suppress,
+                               consent=consent)
                 again.ctx.options.update(engine.ctx.options)
                 return kind.lint(again, rel_paths)
 

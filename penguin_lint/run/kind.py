@@ -43,6 +43,11 @@ class RunKind:
         """The repository the rules read."""
         return Repository(self.root, config)
 
+    def consent(self, config: Config):
+        """Which suppressions a reviewed change adds apply all the same
+        (``consent.Consent``), or None: none, until merged."""
+        return None
+
     def deleted(self) -> frozenset:
         """Paths the change deletes: given as paths, they are not missing."""
         return frozenset()

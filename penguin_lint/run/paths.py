@@ -24,6 +24,12 @@ class PathsRun(RunKind):
             return config_at(self.root, self.req.config_base, self.warn, status_cache=self.status_cache)[1]
         return super().open()
 
+    def consent(self, config: Config):
+        # the hook: the author's own commit; it says what the pull request will need
+        from penguin_lint.run.consent import own_consent
+
+        return own_consent(config)
+
     def prepare(self, engine, rel_paths: List[str]) -> None:
         engine.ctx.gitlinks = gitlinks_below(self.root, engine.repo, rel_paths)  # its folders' submodules
 

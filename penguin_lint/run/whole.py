@@ -35,6 +35,13 @@ class WholeRun(RunKind):
             self.root, config_base, self.warn, review=req.suppress, status_cache=self.status_cache)
         return config
 
+    def consent(self, config: Config):
+        if self.added_index is None:
+            return None  # not a review: every suppression in the tree applies
+        from penguin_lint.run.consent import review_consent
+
+        return review_consent(config, self.root, self.env, self.warn)
+
     def walks(self, rel_paths: List[str]) -> bool:
         return True
 

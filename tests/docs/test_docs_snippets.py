@@ -297,7 +297,7 @@ def test_pull_request_example(debt):
 
 def test_suppression_examples(tmp_path, monkeypatch, pr):
     # The comment silences examples/repo's PL104 and is itself used.
-    toml = one("toml", "suppressions.md").text
+    toml = one("toml", "suppressions.md", "# packages/").text
     root = example_copy(tmp_path / "example")
     config = root / "packages/code-review-test/benchmark_config.toml"
     config.write_text(config.read_text().replace("runs = 1\n", toml.splitlines()[1] + "\n"))

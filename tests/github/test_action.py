@@ -404,7 +404,8 @@ BROKEN_TASK = 'id = "CASE-001-one"\ntitle = "One"\n'
 
 
 def workflows(text: str) -> list:
-    return [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "on: pull_request" in b]
+    return [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S)
+            if re.search(r"^on:", b, re.M) and "pull_request" in b]
 
 
 def readme_workflow() -> str:
@@ -420,7 +421,8 @@ def readme_workflow() -> str:
 def test_readme_workflow_is_safe_for_forks_and_pinned():
     text = readme_workflow()
     wf = yaml.safe_load(text)
-    assert wf[True] == "pull_request"  # YAML 1.1 reads the key `on` as true
+    # YAML 1.1 reads the key `on` as true; labeled: a maintainer's approval label is judged
+    assert wf[True] == {"pull_request": {"types": ["opened", "synchronize", "reopened", "labeled"]}}
     assert "pull_request_target" not in text
     assert wf["permissions"] == {"contents": "read"}
     lint_job, scan_job = wf["jobs"]["lint"], wf["jobs"]["code-scanning"]
