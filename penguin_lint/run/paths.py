@@ -3,12 +3,13 @@ working tree holds them, compared with ``HEAD`` inside a git work tree (so
 that only what the commit changes is blamed on it)."""
 from __future__ import annotations
 
+import functools
 from typing import List
 
 from penguin_lint.core.config import Config
 from penguin_lint.pr.git import gitlinks_below
 from penguin_lint.run.base import compared, head_base
-from penguin_lint.run.cache import cache_rel
+from penguin_lint.run.cache import cache_rel, is_stray_cache
 from penguin_lint.run.config import config_at
 from penguin_lint.run.kind import RunKind
 
@@ -36,6 +37,7 @@ class PathsRun(RunKind):
         folders = [p for p in rel_paths if p == "" or repo.is_dir(p)]
         if folders:  # walked: the cache folder is left out as by --all
             repo.cache_rel = cache_rel(self.root, self.req.cache_dir, None, True, config)
+            repo.stray_cache = functools.partial(is_stray_cache, self.root)
         # Paths in a work tree are what is about to be committed (the
         # pre-commit hook): they are compared with HEAD.
         base_engine = head_base(self.resources, self.root, repo, config, self.rules, tree=self._head_tree)
