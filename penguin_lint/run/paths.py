@@ -45,8 +45,30 @@ class PathsRun(RunKind):
             engine.ctx.base = base_engine.repo
             self._head_tree = base_engine.repo.tree
             engine.ctx.renames = dict(change.renames)
-        scope = Scope(change, base_engine, new_only=self.req.new_only, folders=folders)
+        # a data folder given file by file, every one of its files, is judged
+        # as a whole, as --all judges it (`pre-commit run --all-files`)
+        scope = Scope(change, base_engine, new_only=self.req.new_only,
+                      folders=folders + complete_folders(repo, rel_paths))
         result = engine.run_change(change, scope)
         if base_engine is not None:
             result.compared_with = compared(base_engine.repo)
         return result
+
+
+def complete_folders(repo, rel_paths: List[str]) -> List[str]:
+    """The data folders (a package, a task, an experiment...) whose every
+    file is among ``rel_paths``: what they lack is then the change's too."""
+    given = set(rel_paths)
+    candidates = set()
+    for p in rel_paths:
+        parent = p.rpartition("/")[0]
+        while parent and parent not in candidates:
+            if repo.is_dir(parent) and repo.layout.classify_dir(parent) is not None:
+                candidates.add(parent)
+            parent = parent.rpartition("/")[0]
+    out = []
+    for folder in sorted(candidates):
+        # the first file not given settles it: no folder is walked twice over
+        if all(e.is_dir or sub in given for sub, e in repo.walk(folder)):
+            out.append(folder)
+    return out
