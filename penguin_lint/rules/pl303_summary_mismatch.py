@@ -148,6 +148,8 @@ class SummaryMismatch(Rule):
             return
         pos = doc.value_pos((key,))
         shown_have, shown_want = _fmt_pair(have, want)
+        if src:
+            shown_have = src  # the value as the file writes it (60.0, not 60)
         written = src if src and decimals >= MIN_DECIMALS else shown_have
         # The same text --fix writes (fixes/summary.py).
         value = proposal(want, src, exact)
