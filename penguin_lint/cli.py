@@ -44,6 +44,9 @@ def fail(message: str) -> "click.exceptions.Exit":
 @click.option("--ignore", multiple=True, metavar="CODES",
               help="Skip these rule codes, prefixes or names (comma-separated).")
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("--exit-zero", is_flag=True,
+              help="Exit 0 even when findings remain (the penguin-lint-fix hook: pre-commit fails it when it "
+                   "changed a file).")
 @click.option("--kind", metavar="KIND", help="Treat the files given on the command line as this kind.")
 @click.option("--definition", type=click.Path(dir_okay=False, path_type=str), metavar="FILE",
               help="Harbor leaderboard definition to check rows files against.")
@@ -90,7 +93,7 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Count the findings per rule instead of listing them (text or json).")
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=lambda ctx, _, on: _version(ctx, on),
               help="Show the version (and the commit it was installed from) and exit.")
-def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, definition, color, output, jobs,
+def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, exit_zero, kind, definition, color, output, jobs,
          new_only, config_from_worktree, config_base, fix, unsafe_fixes, show_diff, no_suppress, cache_dir,
          no_cache, shard, write_baseline, staged, stdin_filename, statistics):
     """Lint a PenguinHarness benchmark repository.
@@ -157,7 +160,7 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, kind, defini
     finally:
         if output:
             stream.close()
-    failed = result.errors > 0 or (strict and result.warnings > 0) or result.nothing_checked
+    failed = result.nothing_checked or (not exit_zero and (result.errors > 0 or (strict and result.warnings > 0)))
     raise click.exceptions.Exit(EXIT_FINDINGS if failed else EXIT_OK)
 
 

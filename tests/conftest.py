@@ -150,8 +150,11 @@ def _entry(ctx):
 @pytest.fixture(autouse=True)
 def no_github_pull_request(monkeypatch):
     """The suite may itself run in a pull request's workflow, where --all
-    would read the base's configuration on its own (pipeline.pull_request_base)."""
-    for name in ("GITHUB_EVENT_NAME", "GITHUB_BASE_REF", "GITHUB_WORKSPACE"):
+    would read the base's configuration on its own (pipeline.pull_request_base),
+    rule links would point into the Action that runs it (address.py), and the
+    hook's advice would name pre-commit's command (PRE_COMMIT)."""
+    for name in ("GITHUB_EVENT_NAME", "GITHUB_BASE_REF", "GITHUB_WORKSPACE", "GITHUB_ACTION_REPOSITORY",
+                 "GITHUB_ACTION_REF", "GITHUB_ACTION_PATH", "PRE_COMMIT"):
         monkeypatch.delenv(name, raising=False)
 
 

@@ -14,6 +14,9 @@ from penguin_lint.cache.contentid import ContentIds
 
 DEFAULT_DIR = ".penguin-lint-cache"
 ENV_DIR = "PENGUIN_LINT_CACHE_DIR"
+#: what marks a folder as penguin-lint's cache (bford.info/cachedir)
+CACHEDIR_TAG = (b"Signature: 8a477f597d28d172789f06886806bc55\n"
+                b"# This file is a cache directory tag created by penguin-lint.\n")
 
 
 class CacheWarning(Exception):
@@ -103,9 +106,7 @@ def prepare_root(folder: Path) -> None:
     if new:
         # as ruff does: git never picks the folder up
         _write_small(folder / ".gitignore", b"# Created by penguin-lint automatically.\n*\n")
-        _write_small(folder / "CACHEDIR.TAG",
-                     b"Signature: 8a477f597d28d172789f06886806bc55\n"
-                     b"# This file is a cache directory tag created by penguin-lint.\n")
+        _write_small(folder / "CACHEDIR.TAG", CACHEDIR_TAG)
 
 
 def _write_small(path: Path, data: bytes) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from penguin_lint.core.config import CONFIG_FILE, Config, glob_roots
 from penguin_lint.core.layout import Layout, safe_segment
@@ -91,6 +91,9 @@ class Repository:
         self.reads: Optional[ReadLog] = None
         #: the run's cache folder when it lies in the repository: never walked
         self.cache_rel: Optional[str] = None
+        #: whether a folder is another run's cache (a run rooted below this
+        #: root left it), told by the run: never walked either
+        self.stray_cache: Optional[Callable[[str], bool]] = None
         #: path -> kind given with --kind (set by the engine)
         self.forced_kinds: Dict[str, str] = {}
 
@@ -251,8 +254,12 @@ class Repository:
                 e = ents[name]
                 child = f"{rel}/{name}" if rel else name
                 yield child, e
-                if e.is_dir and name not in SKIPPED_DIRS and child != self.cache_rel:
+                if e.is_dir and name not in SKIPPED_DIRS and not self.is_cache(child):
                     stack.append(child)
+
+    def is_cache(self, rel: str) -> bool:
+        """Whether folder ``rel`` is a cache of penguin-lint's, left out of every walk."""
+        return rel == self.cache_rel or (self.stray_cache is not None and self.stray_cache(rel))
 
 
 def unjudged(repo, rel: str) -> Optional[str]:

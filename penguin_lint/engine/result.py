@@ -49,6 +49,9 @@ class Result:
     #: started, when it is not there (the hook at the top of a repository
     #: that keeps its benchmarks in a folder): a command to repeat needs it
     root_arg: Optional[str] = None
+    #: the run is pre-commit's hook (it sets PRE_COMMIT=1): penguin-lint may
+    #: not be on the user's PATH, the penguin-lint-fix hook is
+    pre_commit: bool = False
     #: warnings of the tool itself (a cache it cannot use, a base whose
     #: configuration is invalid): what the command line prints as
     #: "penguin-lint: warning: ..."

@@ -264,7 +264,7 @@ class Engine:
                     continue
                 if e.is_file:
                     yield self.subject(path, False)
-                elif e.is_dir and name not in SKIPPED_DIRS and path != repo.cache_rel:
+                elif e.is_dir and name not in SKIPPED_DIRS and not repo.is_cache(path):
                     if top in (lb_root, exp_root):
                         # a leaderboard and its experiments read each other
                         paired.setdefault(name, []).append(path)

@@ -7,7 +7,7 @@ import math
 from typing import List, Optional
 
 from penguin_lint.fixes.source import Edit, Source, read_scalar
-from penguin_lint.loaders.numbers import mean_std, proposal
+from penguin_lint.loaders.numbers import exact_sum, mean_std, number_text, proposal
 from penguin_lint.rules.pl302_attempt_numbering import n_attempt_of
 
 KEYS = ("score_mean", "score_std", "cost", "duration_ms", "token")
@@ -67,10 +67,23 @@ def fix(finding, source: Source, ctx) -> List[Edit]:
     if isinstance(want, float) and isinstance(source.doc.get(*key), int) and key[0] in ("duration_ms", "token"):
         return []  # an integer total from float attempts: not one right answer
     # The text PL303's hint proposes: one function decides both.
-    text = proposal(want, token)
+    text = proposal(want, token, exact_total(ctx, finding.path, key[0]) if isinstance(want, float) else None)
     if text is None:
         return []
     return [Edit("PL303", key, start, end, text, read_scalar(text, source.fmt), finding.line or 0)]
+
+
+def exact_total(ctx, summary_path: str, key: str) -> Optional[str]:
+    """A total as the attempts state it exactly (loaders.numbers.exact_sum),
+    as PL303's hint proposes it; None for a mean or deviation, or when unknown."""
+    if key in ("score_mean", "score_std"):
+        return None
+    n, _ = n_attempt_of(ctx, summary_path)
+    phase = summary_path.rpartition("/")[0]
+    docs = [ctx.valid_doc(f"{phase}/attempt-{i}.yaml") for i in range(1, (n or 0) + 1)]
+    if not docs or any(d is None for d in docs):
+        return None
+    return exact_sum([number_text(d, (key,)) for d in docs])
 
 
 def key_at(source: Source, finding, keys) -> Optional[tuple]:

@@ -122,7 +122,24 @@ def full(value: float) -> str:
     return text
 
 
-def proposal(want, written: Optional[str]) -> Optional[str]:
+def exact_sum(texts) -> Optional[str]:
+    """The sum of numbers written as ``texts`` (their source text), to the
+    last decimal any of them has, when every one is a plain decimal: a total
+    the attempts state exactly (0.5 + 0.9147 is 1.4147, not a float's
+    1.4146999...). None when one is not known or not plain."""
+    from decimal import Decimal, InvalidOperation
+
+    if not texts or not all(is_plain_decimal(t) and len(t) <= _LONGEST_NUMBER for t in texts):
+        return None
+    try:
+        total = sum((Decimal(t.strip().replace("_", "")) for t in texts), Decimal(0))
+    except InvalidOperation:
+        return None
+    places = max(written_decimals(t) for t in texts)
+    return format(total.quantize(Decimal(1).scaleb(-places)), "f") if places else None
+
+
+def proposal(want, written: Optional[str], exact: Optional[str] = None) -> Optional[str]:
     """The text that replaces a number written as ``written`` (its source
     text, None when unknown) to state ``want``: what PL303's hint proposes
     and what ``--fix`` writes, so the two never differ.
@@ -142,7 +159,10 @@ def proposal(want, written: Optional[str]) -> Optional[str]:
     decimals = written_decimals(written) if is_plain_decimal(written) else 0
     if decimals > FULL_BEYOND and not rounding_applies(want, decimals):
         return full(want)
-    return propose(want, decimals)
+    text = propose(want, decimals)
+    if exact is not None and written_decimals(exact) > written_decimals(text):
+        return exact  # a value known exactly keeps every digit it has
+    return text
 
 
 def number_text(doc, path) -> Optional[str]:

@@ -1,6 +1,7 @@
 """The words every report uses for what a run checked."""
 from __future__ import annotations
 
+import posixpath
 from typing import Optional
 
 from penguin_lint.output.log_guard import sanitize
@@ -91,8 +92,16 @@ def fixable_summary(result) -> Optional[str]:
         if root_arg:
             flags = f"--root {_shell_word(root_arg)} {flags}"
         n = len(safe) or unsafe
-        return (f"{FIX_MARK} {n} fixable: run `penguin-lint {flags} {sanitize(named)}`, "
-                f"then stage the repaired file{'s' if len(paths) != 1 else ''} (git add) and commit again.")
+        stage = f"then stage the repaired file{'s' if len(paths) != 1 else ''} (git add) and commit again."
+        if safe and getattr(result, "pre_commit", False):
+            # under pre-commit, penguin-lint may not be on PATH: its fixing hook
+            # is, and it takes paths as git names them (from the top, not the root)
+            safe_paths = sorted({f.path for f in safe})
+            top = [posixpath.normpath(posixpath.join(root_arg, p)) if root_arg else p for p in safe_paths]
+            named = " ".join(_shell_word(p) for p in top[:5]) + (" ..." if len(top) > 5 else "")
+            return (f"{FIX_MARK} {len(safe)} fixable: run `pre-commit run penguin-lint-fix --files "
+                    f"{sanitize(named)}`, {stage}")
+        return f"{FIX_MARK} {n} fixable: run `penguin-lint {flags} {sanitize(named)}`, {stage}"
     text = f"{FIX_MARK} {len(safe)} fixable with `--fix`" if safe else f"No fix with `--fix` alone"
     if unsafe:
         text += f" ({unsafe} more with `--fix --unsafe-fixes`)"

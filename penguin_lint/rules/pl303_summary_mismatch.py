@@ -3,7 +3,7 @@ import math
 from decimal import Decimal
 
 from penguin_lint.loaders.numbers import (MIN_DECIMALS, agrees_rounded, as_float, is_number, is_plain_decimal,
-                                          mean_std, number_text, proposal, rounding_applies, states,
+                                          exact_sum, mean_std, number_text, proposal, rounding_applies, states,
                                           written_decimals)
 from penguin_lint.rules.base import Rule
 from penguin_lint.rules.pl302_attempt_numbering import n_attempt_of
@@ -88,12 +88,13 @@ class SummaryMismatch(Rule):
         # Cheap bound before touching n files: they cannot all be there.
         if n > len(ctx.repo.files(phase)):
             return
-        attempts = []
+        attempts, docs = [], []
         for i in range(1, n + 1):
             adoc = ctx.valid_doc(f"{phase}/attempt-{i}.yaml")
             if adoc is None or not is_number(adoc.data.get("score")):
                 return
             attempts.append(adoc.data)
+            docs.append(adoc)
 
         scores = [as_float(a["score"]) for a in attempts]
         stats = None if any(s is None for s in scores) else mean_std(scores)
@@ -130,9 +131,10 @@ class SummaryMismatch(Rule):
                 says, noun = f"the one attempt's {key} is", f"the one attempt's {key}"
             else:
                 says, noun = f"the {n} attempts' {key} add up to", f"the {n} attempts' total {key}"
-            yield from self._compare(subject, doc, key, total, says, noun)
+            exact = None if isinstance(total, int) else exact_sum([number_text(d, (key,)) for d in docs])
+            yield from self._compare(subject, doc, key, total, says, noun, exact=exact)
 
-    def _compare(self, subject, doc, key, want, says, noun, population=None):
+    def _compare(self, subject, doc, key, want, says, noun, population=None, exact=None):
         """A finding when the summary's ``key`` does not state ``want``.
         ``says`` and ``noun`` name ``want`` in a message ("the 3 attempts
         average", "the 3 attempts' mean")."""
@@ -146,9 +148,12 @@ class SummaryMismatch(Rule):
             return
         pos = doc.value_pos((key,))
         shown_have, shown_want = _fmt_pair(have, want)
+        if src:
+            shown_have = src  # the value as the file writes it (60.0, not 60)
         written = src if src and decimals >= MIN_DECIMALS else shown_have
         # The same text --fix writes (fixes/summary.py).
-        value = proposal(want, src)
+        value = proposal(want, src, exact)
+        rounded = proposal(want, src)  # what the author's rounding makes of it
         if not isinstance(want, float):
             if value is not None:
                 hint = f"set {key} to {value}, or fix the attempt files"
@@ -165,7 +170,7 @@ class SummaryMismatch(Rule):
                 pos=pos, hint=f"set {key} to {value} (the sample standard deviation)")
             return
         if rounding_applies(want, decimals):
-            message = f"{key} {written} is not {noun} {shown_want} rounded to {decimals} decimals ({value})"
+            message = f"{key} {written} is not {noun} {shown_want} rounded to {decimals} decimals ({rounded})"
             hint = f"set {key} to {value}, or fix the attempt files"
         elif decimals >= MIN_DECIMALS:
             message = f"{key} is {shown_have} but {says} {shown_want}"

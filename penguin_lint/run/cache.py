@@ -62,3 +62,27 @@ def status_cache(root: Path, cache_dir, no_cache: bool):
 
         return None if no_cache else cache_folder(root, cache_dir, config.cache_dir)[0]
     return folder
+
+
+def is_stray_cache(root: Path, rel: str) -> bool:
+    """Whether folder ``rel`` is a cache an earlier run rooted below ``root``
+    left (``.penguin-lint-cache/`` holding penguin-lint's tag), which git
+    tracks nothing in: a data folder that only bears the name, or one a pull
+    request committed, is still linted."""
+    import os
+
+    from penguin_lint.cache import CacheWarning, refuse_tracked
+    from penguin_lint.cache.contentid import ContentIds
+    from penguin_lint.cache.folder import CACHEDIR_TAG, DEFAULT_DIR
+
+    if rel.rpartition("/")[2] != DEFAULT_DIR:
+        return False
+    try:
+        fd = os.open(root / rel / "CACHEDIR.TAG", os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if fh.read(len(CACHEDIR_TAG)) != CACHEDIR_TAG:
+                return False
+        refuse_tracked(root, root / rel, ContentIds(str(root), 0))
+    except (OSError, CacheWarning):
+        return False
+    return True

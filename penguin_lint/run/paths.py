@@ -3,12 +3,13 @@ working tree holds them, compared with ``HEAD`` inside a git work tree (so
 that only what the commit changes is blamed on it)."""
 from __future__ import annotations
 
+import functools
 from typing import List
 
 from penguin_lint.core.config import Config
 from penguin_lint.pr.git import gitlinks_below
 from penguin_lint.run.base import compared, head_base
-from penguin_lint.run.cache import cache_rel
+from penguin_lint.run.cache import cache_rel, is_stray_cache
 from penguin_lint.run.config import config_at
 from penguin_lint.run.kind import RunKind
 
@@ -42,6 +43,7 @@ class PathsRun(RunKind):
         folders = [p for p in rel_paths if p == "" or repo.is_dir(p)]
         if folders:  # walked: the cache folder is left out as by --all
             repo.cache_rel = cache_rel(self.root, self.req.cache_dir, None, True, config)
+            repo.stray_cache = functools.partial(is_stray_cache, self.root)
         # Paths in a work tree are what is about to be committed (the
         # pre-commit hook): they are compared with HEAD.
         base_engine = head_base(self.resources, self.root, repo, config, self.rules, tree=self._head_tree)
@@ -49,7 +51,10 @@ class PathsRun(RunKind):
             engine.ctx.base = base_engine.repo
             self._head_tree = base_engine.repo.tree
             engine.ctx.renames = dict(change.renames)
-        scope = Scope(change, base_engine, new_only=self.req.new_only, folders=folders)
+        # a data folder given file by file, every one of its files, is judged
+        # as a whole, as --all judges it (`pre-commit run --all-files`)
+        scope = Scope(change, base_engine, new_only=self.req.new_only,
+                      folders=folders + complete_folders(repo, rel_paths))
         result = engine.run_change(change, scope)
         if base_engine is not None:
             result.compared_with = compared(base_engine.repo)
@@ -66,3 +71,22 @@ class PathsRun(RunKind):
         from penguin_lint.run.baseline import read_worktree
 
         return read_worktree(self.root, rel)
+
+
+def complete_folders(repo, rel_paths: List[str]) -> List[str]:
+    """The data folders (a package, a task, an experiment...) whose every
+    file is among ``rel_paths``: what they lack is then the change's too."""
+    given = set(rel_paths)
+    candidates = set()
+    for p in rel_paths:
+        parent = p.rpartition("/")[0]
+        while parent and parent not in candidates:
+            if repo.is_dir(parent) and repo.layout.classify_dir(parent) is not None:
+                candidates.add(parent)
+            parent = parent.rpartition("/")[0]
+    out = []
+    for folder in sorted(candidates):
+        # the first file not given settles it: no folder is walked twice over
+        if all(e.is_dir or sub in given for sub, e in repo.walk(folder)):
+            out.append(folder)
+    return out

@@ -55,6 +55,7 @@ class StagedRun(PathsRun):
 
     def finish(self, result, rel_paths: List[str]) -> None:
         result.staged = True
+        result.pre_commit = os.environ.get("PRE_COMMIT") == "1"
         if not self.paths and not rel_paths:
             result.no_changes = True  # nothing staged: said so, not "All checks passed"
         if os.path.realpath(self.cwd) != str(self.root):

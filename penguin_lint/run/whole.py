@@ -4,10 +4,11 @@ by the base's configuration, and the suppressions the pull request adds
 hide nothing."""
 from __future__ import annotations
 
+import functools
 from typing import List
 
 from penguin_lint.core.config import Config
-from penguin_lint.run.cache import cache_rel, open_cache, save_cache
+from penguin_lint.run.cache import cache_rel, is_stray_cache, open_cache, save_cache
 from penguin_lint.run.config import config_at, config_findings, pull_request_base
 from penguin_lint.run.kind import RunKind
 from penguin_lint.run.shard import shard_stamp
@@ -52,6 +53,7 @@ class WholeRun(RunKind):
         no_cache = not req.cache
         cache = None if no_cache else open_cache(root, req.cache_dir, config, rules, engine, self.warn)
         repo.cache_rel = cache_rel(root, req.cache_dir, cache, no_cache, config)
+        repo.stray_cache = functools.partial(is_stray_cache, root)
         # the engine runs no git: it is told which folders are submodules
         from penguin_lint.pr.worktree_gitlinks import WorkTreeGitlinks
 

@@ -257,12 +257,16 @@ def test_pre_commit_example_output(tmp_path, monkeypatch):
     # What the hook prints below pre-commit's own lines is penguin-lint's output for the staged file.
     block = one("console", "pre-commit.md")
     shown = output_of(block)
-    ours = shown[shown.index("") + 1:]
+    fix_head = "penguin-lint (fix)" + "." * 55 + "Passed"
+    ours = shown[shown.index("") + 1:shown.index(fix_head)]
     root = example_copy(tmp_path)
     monkeypatch.chdir(root)
     run = lint(None, "packages/sql-puzzles/benchmark_config.toml", "--no-cache")
     assert run.code == 1 and run.output.splitlines() == ours
     assert shown[:3] == ["penguin-lint" + "." * 61 + "Failed", "- hook id: penguin-lint", "- exit code: 1"]
+    # then the fixing hook: nothing to repair, and what is left is not its to fail on
+    run = lint(None, "--fix", "--exit-zero", "packages/sql-puzzles/benchmark_config.toml", "--no-cache")
+    assert run.code == 0 and shown[-1] == fix_head
 
 
 def test_preview_example(monkeypatch):

@@ -21,7 +21,7 @@ def broken(tmp_path):
 def test_fixable_findings_are_marked_and_counted(tmp_path):
     run = lint(broken(tmp_path), "--all", fmt="text")
     lines = run.output.splitlines()
-    assert any(ln.startswith(f"{SUMMARY}:2:13: PL303 [*] score_mean is 40 but the 2 attempts average 50")
+    assert any(ln.startswith(f"{SUMMARY}:2:13: PL303 [*] score_mean is 40.0 but the 2 attempts average 50")
                for ln in lines), lines
     assert any(ln.startswith(f"{SUMMARY}:3:12: PL303 [*] score_std") for ln in lines), lines
     assert any(ln.startswith(f"{TASK}:1:1: PL101 missing required field 'description'") for ln in lines)

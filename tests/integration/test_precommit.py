@@ -79,7 +79,7 @@ def test_readme_snippet_pins_a_commit_and_says_where_the_url_goes():
     config = yaml.safe_load(readme_config())
     (repo,) = config["repos"]
     assert repo["repo"] == README_URL and repo["rev"] == "<commit-sha>"
-    assert [h["id"] for h in repo["hooks"]] == ["penguin-lint", "penguin-lint-all"]
+    assert [h["id"] for h in repo["hooks"]] == ["penguin-lint", "penguin-lint-fix", "penguin-lint-all"]
     for page in ("README.md", "docs/pre-commit.md"):
         readme = (PROJECT / page).read_text(encoding="utf-8")
         assert "v0.1.0" not in readme and "Prism-Shadow" not in readme

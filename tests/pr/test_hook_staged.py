@@ -147,9 +147,10 @@ def test_a_failed_commit_says_when_fix_would_help(target, env):
     run(target, "git", "add", SUMMARY, env=env)
     status, out = commit(target, env)
     assert status != 0, out
-    assert f"{SUMMARY}:2:13: PL303 [*] score_mean is 40 but the 2 attempts average 50" in out
-    assert (f"[*] 1 fixable: run `penguin-lint --fix {SUMMARY}`, then stage the repaired file (git add) "
-            "and commit again.") in out
+    assert f"{SUMMARY}:2:13: PL303 [*] score_mean is 40.0 but the 2 attempts average 50" in out
+    # under pre-commit, its fixing hook (penguin-lint itself may not be on PATH)
+    assert (f"[*] 1 fixable: run `pre-commit run penguin-lint-fix --files {SUMMARY}`, then stage the repaired "
+            "file (git add) and commit again.") in out
     # doing what it says makes the commit pass
     proc = run(target, sys.executable, "-m", "penguin_lint", "--fix", SUMMARY, env=env, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -204,9 +205,10 @@ def test_the_fix_command_names_the_folder_of_the_benchmarks(tmp_path, hook_repo,
     run(top, "git", "add", "-A", env=env)
     status, out = commit(top, env)
     assert status != 0, out
-    command = f"penguin-lint --root bench --fix {SUMMARY}"
+    # pre-commit names files from the top of the git repository, not the benchmarks' root
+    command = f"pre-commit run penguin-lint-fix --files bench/{SUMMARY}"
     assert f"run `{command}`" in out
-    proc = run(top, sys.executable, "-m", "penguin_lint", *command.split()[1:], env=env, check=False)
+    proc = run(top, sys.executable, "-m", "pre_commit", *command.split()[1:], env=env, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     run(top, "git", "add", "-A", env=env)
     status, out = commit(top, env)

@@ -76,7 +76,7 @@ def test_past_the_tolerance_the_message_says_no_rounding(repo):
     # tolerance decides, and the hint keeps the 4 decimals written.
     run = lint(repo(phase(SCORES, ["score_mean: 69.1650", "score_std: 1.04"])), "--all")
     [f] = pl303(run)
-    assert f["message"] == "score_mean is 69.165 but the 3 attempts average 69.1667"
+    assert f["message"] == "score_mean is 69.1650 but the 3 attempts average 69.1667"  # as written
     assert f["hint"] == "set score_mean to 69.1667, or fix the attempt files"
 
 

@@ -131,7 +131,7 @@ def test_pl303_score_mean(repo):
     assert run.at("PL303") == [(f"{TEST}/summary.yaml", 2)]
     f = [f for f in run.findings if f["code"] == "PL303"][0]
     assert f["column"] == 13
-    assert f["message"] == "score_mean is 51 but the 2 attempts average 50"
+    assert f["message"] == "score_mean is 51.0 but the 2 attempts average 50"
 
 
 def test_pl303_score_std_is_sample_std(repo):
