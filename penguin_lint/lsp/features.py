@@ -61,7 +61,11 @@ def uri_in(project: Project, path: str) -> str:
     return from_fs_path(str(Path(project.root) / path))
 
 
-def register(server) -> None:
+def register(server, diagnostic) -> None:
+    """Add the requests to ``server``; ``diagnostic(finding, textmap)`` is
+    the server's own conversion of a finding (the one it publishes)."""
+    server.to_diagnostic = diagnostic
+
     @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                     types.CompletionOptions(trigger_characters=['"', "'", " "]))
     def complete(ls, params: types.CompletionParams):
@@ -130,10 +134,8 @@ def projects(ls) -> List[Project]:
 
 
 def diagnostics_of(ls, project: Project, path: str, findings, text: Optional[str] = None) -> List[types.Diagnostic]:
-    from penguin_lint.lsp.server import diagnostic
-
     textmap = ls.textmap(text if text is not None else workspace.text_of(project, path))
-    return [diagnostic(f, textmap) for f in findings]
+    return [ls.to_diagnostic(f, textmap) for f in findings]
 
 
 def hover_text(ls, a: At, params: types.HoverParams) -> Optional[str]:

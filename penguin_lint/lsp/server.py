@@ -318,7 +318,7 @@ def make_server() -> PenguinServer:
     def code_action(ls: PenguinServer, params: types.CodeActionParams):
         return ls.code_actions(params)
 
-    register(server)  # completion, definition, hover, workspace diagnostics
+    register(server, diagnostic)  # completion, definition, hover, workspace diagnostics
     return server
 
 
