@@ -65,6 +65,8 @@ def register(server, diagnostic) -> None:
     """Add the requests to ``server``; ``diagnostic(finding, textmap)`` is
     the server's own conversion of a finding (the one it publishes)."""
     server.to_diagnostic = diagnostic
+    #: project root -> leaderboard id -> (generation, its numbers), for hover
+    server.boards = {}
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                     types.CompletionOptions(trigger_characters=['"', "'", " "]))
@@ -144,7 +146,8 @@ def hover_text(ls, a: At, params: types.HoverParams) -> Optional[str]:
     if a.kind == "leaderboard":
         know = Knowledge(a.project.repo)
         parts.append(hover.leaf(know, board, a.spot))
-        parts.append(hover.entry(know, board, a.line + 1))
+        parts.append(hover.entry(know, board, a.line + 1, ls.boards.setdefault(a.project.root, {}),
+                                 ls.generation))
     published = ls.published.get(params.text_document.uri)
     if published is not None and published[0] == a.text:
         pos = (params.position.line, params.position.character)

@@ -45,9 +45,15 @@ def leaf(know: Knowledge, board: str, spot: Optional[Spot]) -> Optional[str]:
     return f"reads {_code(metric)} = **{_code(show(data[metric]))}** from {_code(summary)}"
 
 
-def entry(know: Knowledge, board: str, line: int) -> Optional[str]:
-    """The entry of ``values`` that 1-based ``line`` is in, as preview computes it."""
-    rows = [r for r in compute_board(know.repo, board).rows if r.line is not None and r.line <= line]
+def entry(know: Knowledge, board: str, line: int, kept: dict, generation: int) -> Optional[str]:
+    """The entry of ``values`` that 1-based ``line`` is in, as preview computes
+    it. A board's numbers read every attempt of its experiments (the std):
+    they are kept in ``kept`` while the server's ``generation`` (its count of
+    changes) stays the same."""
+    got = kept.get(board)
+    if got is None or got[0] != generation:
+        got = kept[board] = (generation, compute_board(know.repo, board))
+    rows = [r for r in got[1].rows if r.line is not None and r.line <= line]
     if not rows:
         return None
     row = rows[-1]

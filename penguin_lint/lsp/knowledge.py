@@ -75,8 +75,10 @@ class Knowledge:
         return {k: v for k, v in data.items() if isinstance(k, str) and number(v) is not None}
 
     def benchmarks(self) -> List[str]:
+        """The package folders (one listing: listings in packages are never
+        kept, so each folder's own is not read)."""
         root = self.layout.roots["packages"]
-        return [b for b in self.repo.subdirs(root) if safe_segment(b) and self.benchmark_path(b)]
+        return [b for b in self.repo.subdirs(root) if safe_segment(b)]
 
     def tasks(self, benchmark) -> List[str]:
         if not safe_segment(benchmark):
