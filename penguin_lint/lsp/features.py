@@ -67,6 +67,9 @@ def register(server, diagnostic) -> None:
     server.to_diagnostic = diagnostic
     #: project root -> leaderboard id -> (generation, its numbers), for hover
     server.boards = {}
+    #: counts changes on disk (saves, changes the client reports): the
+    #: workspace's findings (from the files as saved) are kept while it stays
+    server.disk_generation = 0
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                     types.CompletionOptions(trigger_characters=['"', "'", " "]))
@@ -108,14 +111,14 @@ def register(server, diagnostic) -> None:
         return types.RelatedFullDocumentDiagnosticReport(items=items)
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
-    def workspace_diagnostic(ls, params: types.WorkspaceDiagnosticParams):
+    async def workspace_diagnostic(ls, params: types.WorkspaceDiagnosticParams):
         previous = {p.uri: p.value for p in params.previous_result_ids or ()}
         items: list = []
         for project in projects(ls):
             kept = ls.workspace_findings.setdefault(project.root, workspace.WorkspaceFindings())
             open_paths = set(ls.open_in(project))
-            items += workspace.reports(
-                project, kept, ls.generation, open_paths, previous, lambda p, pr=project: uri_in(pr, p),
+            items += await workspace.reports(
+                project, kept, ls.disk_generation, open_paths, previous, lambda p, pr=project: uri_in(pr, p),
                 lambda p, found, pr=project: diagnostics_of(ls, pr, p, found))
         return types.WorkspaceDiagnosticReport(items=items)
 

@@ -50,8 +50,8 @@ class PenguinServer(LanguageServer):
         self.published: Dict[str, Tuple[str, List[Tuple[types.Diagnostic, Finding]]]] = {}
         #: seconds the last lint took (the server's own log says it)
         self.last_lint = 0.0
-        #: counts changes (edits, saves, closes, files changed on disk): the
-        #: workspace's findings are kept while it stays the same
+        #: counts changes (edits, saves, closes, files changed on disk): what
+        #: hover computed of a board is kept while it stays the same
         self.generation = 0
         self.workspace_findings: Dict[Path, object] = {}
 
@@ -267,6 +267,7 @@ def make_server() -> PenguinServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: PenguinServer, params: types.DidSaveTextDocumentParams):
+        ls.disk_generation += 1
         where = ls.sync(params.text_document.uri)
         if where is None:
             return
@@ -295,6 +296,7 @@ def make_server() -> PenguinServer:
     def did_change_watched_files(ls: PenguinServer, params: types.DidChangeWatchedFilesParams):
         todo: Dict[Project, set] = {}
         ls.generation += 1
+        ls.disk_generation += 1
         for change in params.changes:
             where = ls.locate(change.uri, create=False)
             if where is None:
