@@ -37,7 +37,7 @@ def fail(message: str) -> "click.exceptions.Exit":
                    "else with the layout's folders, else with .git).")
 @click.option("--diff-base", metavar="REF",
               help="Lint what changed since the merge base of REF and HEAD, with staged, unstaged and untracked files.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(["text", "concise", "json", "github", "sarif"]), default="text",
               show_default=True, help="Output format.")
 @click.option("--select", multiple=True, metavar="CODES",
               help="Only these rule codes, prefixes or names (comma-separated).")
@@ -375,7 +375,7 @@ def schemas_cmd(dest, show_path):
 
 @click.command("merge", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("reports", nargs=-1, metavar="REPORT.json...")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(["text", "concise", "json", "github", "sarif"]), default="text",
               show_default=True, help="Output format.")
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Callable
 
-FORMATS = ("text", "json", "github", "sarif")
+FORMATS = ("text", "concise", "json", "github", "sarif")
 
 
 def get_reporter(name: str) -> Callable:
     """``report(result, stream, **options)`` for an output format."""
     if name == "text":
         from penguin_lint.reporters.text_reporter import report
+    elif name == "concise":
+        from penguin_lint.reporters.concise_reporter import report
     elif name == "json":
         from penguin_lint.reporters.json_reporter import report
     elif name == "github":

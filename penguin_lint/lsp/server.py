@@ -25,6 +25,7 @@ from penguin_lint.address import rule_docs
 from penguin_lint.core.config import CONFIG_FILE
 from penguin_lint.engine.runner import ToolError
 from penguin_lint.findings import ERROR, Finding
+from penguin_lint.lsp.features import register
 from penguin_lint.lsp.messages import BadMessage, DropTraceback, Protocol
 from penguin_lint.lsp.project import Project
 from penguin_lint.lsp.textmap import TextMap
@@ -49,6 +50,10 @@ class PenguinServer(LanguageServer):
         self.published: Dict[str, Tuple[str, List[Tuple[types.Diagnostic, Finding]]]] = {}
         #: seconds the last lint took (the server's own log says it)
         self.last_lint = 0.0
+        #: counts changes (edits, saves, closes, files changed on disk): what
+        #: hover computed of a board is kept while it stays the same
+        self.generation = 0
+        self.workspace_findings: Dict[Path, object] = {}
 
     # -- documents --------------------------------------------------------------
     def locate(self, uri: str, create: bool = True) -> Optional[Tuple[Project, str]]:
@@ -91,11 +96,13 @@ class PenguinServer(LanguageServer):
             self.open_docs[uri] = where
         project, rel = where
         project.set_buffer(rel, self.text_of(uri))
+        self.generation += 1
         return where
 
     def close(self, uri: str) -> None:
         where = self.open_docs.pop(uri, None)
         self.published.pop(uri, None)
+        self.generation += 1
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         if where is not None:
             project, rel = where
@@ -260,6 +267,7 @@ def make_server() -> PenguinServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: PenguinServer, params: types.DidSaveTextDocumentParams):
+        ls.disk_generation += 1
         where = ls.sync(params.text_document.uri)
         if where is None:
             return
@@ -287,6 +295,8 @@ def make_server() -> PenguinServer:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: PenguinServer, params: types.DidChangeWatchedFilesParams):
         todo: Dict[Project, set] = {}
+        ls.generation += 1
+        ls.disk_generation += 1
         for change in params.changes:
             where = ls.locate(change.uri, create=False)
             if where is None:
@@ -310,6 +320,7 @@ def make_server() -> PenguinServer:
     def code_action(ls: PenguinServer, params: types.CodeActionParams):
         return ls.code_actions(params)
 
+    register(server, diagnostic)  # completion, definition, hover, workspace diagnostics
     return server
 
 

@@ -53,7 +53,7 @@ SURROGATE_JSON = '{"score": 50.0,\n "\\ud800": "\\udfff"}\n'
 def test_lone_surrogate_in_every_format(repo):
     root = repo({".penguin-lint.toml": SURROGATE_CONFIG, SURROGATE_FILE: SURROGATE_JSON})
     outputs = every_format(root)
-    assert set(outputs) == {"text", "json", "github", "sarif"}
+    assert set(outputs) == {"text", "concise", "json", "github", "sarif"}
     assert outputs["json"].at("PL104") == [(SURROGATE_FILE, 2)]
     for fmt, run in outputs.items():
         assert "\\ud800" in run.output, fmt

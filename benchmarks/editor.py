@@ -1,0 +1,118 @@
+"""How long the language server takes to answer an editor, on examples/repo
+and on the 43,000-file repository of benchmarks/run.py.
+
+    python -m benchmarks.editor [--repeat N] [--workdir DIR]
+
+One server process per repository; a leaderboard, one of its experiments'
+meta_info.yaml and attempts are opened (as an editor opens them) and each
+request is asked N times after a first, untimed one: the median wall time
+from sending the request to reading its answer is the figure, the first
+answer's time is shown beside it. ``workspace/diagnostic`` is timed twice:
+the first request (the whole repository linted) and a repeat with nothing
+changed (what the server kept). Target: each answer within 0.1 s.
+Exit status 0 when every row meets it, 1 otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.run import ensure_repo
+from tests.lsp_client import LspClient, uri_of
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+TARGET_S = 0.1
+
+
+def _first(root: Path, pattern: str) -> Path:
+    return sorted(root.glob(pattern))[0]
+
+
+def _timed(client: LspClient, method: str, params) -> float:
+    start = time.perf_counter()
+    client.request(method, params)
+    return time.perf_counter() - start
+
+
+def _open(client: LspClient, path: Path) -> str:
+    uri = uri_of(path)
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "yaml", "version": 1, "text": path.read_text(encoding="utf-8")}})
+    client.wait_diagnostics(uri, 1, timeout=120)
+    return uri
+
+
+def _at(path: Path, needle: str, offset: int = 1):
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        if needle in line:
+            return i, line.index(needle) + offset
+    raise SystemExit(f"{path}: no {needle!r}")
+
+
+def measure(root: Path, repeat: int, report) -> list:
+    """(what, first answer s, median s) for each request."""
+    board = _first(root, "leaderboards/*/leaderboard.yaml")
+    meta = _first(root, "experiments/*/*/meta_info.yaml")
+    attempt = _first(root, "experiments/*/*/*/attempt-*.yaml")
+    client = LspClient(root, timeout=600)
+    rows = []
+    try:
+        client.initialize(root)
+        uris = {p: _open(client, p) for p in (board, meta, attempt)}
+        exp_line, exp_col = _at(board, "experiment_id: ", len("experiment_id: ") + 2)
+        asks = [
+            ("completion: experiment_id", "textDocument/completion", board, (exp_line, exp_col)),
+            ("completion: phase", "textDocument/completion", board, _at(board, "phase: ", len("phase: ") + 2)),
+            ("completion: metric", "textDocument/completion", board, _at(board, "metric: ", len("metric: ") + 2)),
+            ("completion: benchmark_id", "textDocument/completion", meta, _at(meta, "benchmark_id: ", 15)),
+            ("completion: source", "textDocument/completion", attempt, _at(attempt, "source: ", 9)),
+            ("definition: experiment_id", "textDocument/definition", board, (exp_line, exp_col)),
+            ("definition: source", "textDocument/definition", attempt, _at(attempt, "source: ", 9)),
+            ("hover: leaf and entry", "textDocument/hover", board, (exp_line, exp_col)),
+        ]
+        for what, method, path, (line, col) in asks:
+            params = {"textDocument": {"uri": uris[path]}, "position": {"line": line, "character": col}}
+            first = _timed(client, method, params)
+            times = [_timed(client, method, params) for _ in range(repeat)]
+            rows.append((what, first, statistics.median(times)))
+            report(rows[-1])
+        first = _timed(client, "workspace/diagnostic", {"previousResultIds": []})
+        times = [_timed(client, "workspace/diagnostic", {"previousResultIds": []}) for _ in range(repeat)]
+        rows.append(("workspace/diagnostic: first (whole repository linted)", first, first))
+        report(rows[-1])
+        rows.append(("workspace/diagnostic: again, nothing changed", times[0], statistics.median(times)))
+        report(rows[-1])
+    finally:
+        try:
+            client.close()
+        except Exception:  # a server slow to exit has answered already: its figures stand
+            client.proc.kill()
+    return rows
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.editor", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "penguin-lint-bench")
+    args = parser.parse_args(argv)
+    large, count, _ = ensure_repo(args.workdir, "large")
+    print(f"{'row':<4} {'repository':<22} {'answer':<56} {'first':>9} {'median':>9}  target 0.1 s")
+    rows = []
+    for label, root in (("examples/repo", PROJECT_ROOT / "examples" / "repo"), (f"large ({count:,} files)", large)):
+        def report(row, label=label):
+            what, first, median = row
+            rows.append(median <= TARGET_S)
+            print(f"E{len(rows):<3} {label:<22} {what:<56} {first * 1000:>7.1f}ms {median * 1000:>7.1f}ms  "
+                  f"{'ok' if rows[-1] else 'FAIL'}", flush=True)
+
+        measure(root, args.repeat, report)
+    return 0 if all(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

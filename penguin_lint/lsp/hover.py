@@ -1,0 +1,100 @@
+"""Hover: what penguin-lint knows of the text under the cursor.
+
+On a leaf of a leaderboard, the number it reads and from which file; on an
+entry, its mean, standard deviation and rank as ``penguin-lint preview``
+computes them; on a finding, its rule's name, what it means and its page;
+on a ``# penguin-lint: disable=...`` comment, the rules it names.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+from penguin_lint.address import rule_docs
+from penguin_lint.findings import Finding
+from penguin_lint.lsp.cursor import Spot
+from penguin_lint.lsp.knowledge import Knowledge
+from penguin_lint.output.markdown import code_span, md
+from penguin_lint.preview.board import board as compute_board
+from penguin_lint.rules import get_rule, rule_codes
+from penguin_lint.rules._expressions import DEFAULT_METRIC, show
+from penguin_lint.suppressions import find_directives
+
+LEAF_KEYS = ("experiment_id", "phase", "metric")
+
+
+def _code(text) -> str:
+    """Repository text as one inert code span."""
+    return code_span(str(text), cell=False)
+
+
+def escape_markdown(text) -> str:
+    return md(str(text), cell=False)
+
+
+def leaf(know: Knowledge, board: str, spot: Optional[Spot]) -> Optional[str]:
+    if spot is None or spot.key not in LEAF_KEYS:
+        return None
+    fields = dict(spot.siblings, **{spot.key: spot.value})
+    exp, phase, metric = fields.get("experiment_id"), fields.get("phase"), fields.get("metric") or DEFAULT_METRIC
+    summary = know.summary_path(board, exp, phase)
+    if summary is None:
+        return f"reads {_code(metric)} of {_code(exp)}, phase {_code(phase)}: no such summary.yaml"
+    data = know.top_level(summary)
+    if metric not in data:
+        return f"reads {_code(metric)} from {_code(summary)}, which has no such key"
+    return f"reads {_code(metric)} = **{_code(show(data[metric]))}** from {_code(summary)}"
+
+
+def entry(know: Knowledge, board: str, line: int, kept: dict, generation: int) -> Optional[str]:
+    """The entry of ``values`` that 1-based ``line`` is in, as preview computes
+    it. A board's numbers read every attempt of its experiments (the std):
+    they are kept in ``kept`` while the server's ``generation`` (its count of
+    changes) stays the same."""
+    got = kept.get(board)
+    if got is None or got[0] != generation:
+        got = kept[board] = (generation, compute_board(know.repo, board))
+    rows = [r for r in got[1].rows if r.line is not None and r.line <= line]
+    if not rows:
+        return None
+    row = rows[-1]
+    label = ", ".join(str(row.label[f]) for f in ("model_name", "algorithm", "phase")
+                      if row.label.get(f) is not None)
+    head = f"entry {row.index + 1}" + (f" ({escape_markdown(label)})" if label else "")
+    if row.mean is None:
+        return f"{head}: no number: {escape_markdown(row.problem or 'cannot be computed')}"
+    std = f"{row.std:.4g}" if row.std is not None else f"none ({escape_markdown(row.std_note or '')})"
+    rank = f"{row.rank}" if row.rank is not None else "not ranked"
+    out = f"{head}: mean **{row.mean:.4g}**, std {std}, rank **{rank}**"
+    if row.warning:
+        out += f"\n\n{escape_markdown(row.warning)}"
+    return out
+
+
+def finding(findings: List[Finding]) -> Optional[str]:
+    parts = []
+    for f in findings:
+        rule = get_rule(f.code)
+        parts.append(f"**{f.code}** {_code(rule.name)}: {escape_markdown(rule.summary)}"
+                     f" ([{f.code}]({rule_docs(f.code, uri=True)}))")
+    return "\n\n".join(parts) or None
+
+
+def suppression(text: str, fmt: str, line: int, column: int) -> Optional[str]:
+    """The rules a ``penguin-lint:`` comment at 1-based ``line`` names, when
+    ``column`` (0-based characters) is in the comment."""
+    for d in find_directives(text, fmt):
+        if d.line != line or column < d.column - 1:
+            continue
+        known = set(rule_codes())
+        lines = [f"`penguin-lint: {d.scope}` ({'this line' if d.scope == 'disable' else 'the whole file'}):"]
+        for code in d.codes:
+            if code in known:
+                rule = get_rule(code)
+                lines.append(f"- **{code}** {_code(rule.name)}: {escape_markdown(rule.summary)}"
+                             f" ([page]({rule_docs(code, uri=True)}))")
+            else:
+                lines.append(f"- {_code(code)}: no such rule")
+        if d.problem:
+            lines.append(escape_markdown(d.problem))
+        return "\n".join(lines)
+    return None

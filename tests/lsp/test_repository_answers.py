@@ -1,0 +1,179 @@
+"""Completion, go to definition, hover and ``workspace/diagnostic``: what
+the language server answers from the repository, asked over standard
+input and output as an editor asks."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import VALID, write_repo
+from tests.lsp_client import LspClient, uri_of
+from penguin_lint.address import rule_docs
+
+BOARD = "leaderboards/lb/leaderboard.yaml"
+META = "experiments/lb/exp-1/meta_info.yaml"
+ATTEMPT = "experiments/lb/exp-1/test/attempt-1.yaml"
+SUMMARY2 = "experiments/lb/exp-2/test/summary.yaml"
+LEADERBOARD = """\
+leaderboard_id: lb
+status: draft
+title: LB
+author:
+  name: Lab
+values:
+  - experiment_id: exp-1
+    phase: test
+  - op: mean
+    args:
+      - { experiment_id: "exp-2", phase: "test", metric: "score_mean" }
+      - { experiment_id: "exp-2", phase: "test", metric: "score_mean" }
+"""
+
+
+def _repo(tmp_path: Path) -> Path:
+    files = {BOARD: LEADERBOARD,
+             "packages/bench-a/CASE-002-two/task_config.toml":
+                 VALID["packages/bench-a/CASE-001-one/task_config.toml"].replace("CASE-001-one", "CASE-002-two"),
+             "packages/bench-a/CASE-002-two/statement/README.md": "# Two\n",
+             "packages/bench-a/CASE-002-two/rubric/README.md": "# Rubric\n"}
+    for name, text in VALID.items():
+        if name.startswith("experiments/lb/exp-1/"):
+            files[name.replace("exp-1", "exp-2")] = text.replace("exp-1", "exp-2").replace("50.0", "40.0") \
+                .replace("model_name: m", "model_name: m2")
+    files["experiments/lb/exp-2/val/summary.yaml"] = "n_attempt: 0\n"
+    return write_repo(tmp_path / "repo", files, VALID)
+
+
+@pytest.fixture
+def server(tmp_path):
+    root = _repo(tmp_path)
+    client = LspClient(root)
+    client.initialize(root)
+    yield root, client
+    assert client.close() == 0
+
+
+def _open(client: LspClient, root: Path, rel: str, text=None) -> str:
+    uri = uri_of(root / rel)
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "yaml", "version": 1,
+        "text": (root / rel).read_text() if text is None else text}})
+    client.wait_diagnostics(uri, 1)
+    return uri
+
+
+def _ask(client: LspClient, method: str, uri: str, line: int, character: int):
+    return client.request(method, {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+
+
+def _labels(answer) -> list:
+    return [i["label"] for i in answer["items"]]
+
+
+def test_completion_offers_the_names_the_repository_holds(server):
+    root, client = server
+    text = LEADERBOARD.replace("    phase: test\n", "    phase: t\n  - experiment_id: exp-\n  - op: \n")
+    board = _open(client, root, BOARD, text)
+    # the experiments of the board's folder, replacing the whole value typed so far
+    answer = _ask(client, "textDocument/completion", board, 8, len("  - experiment_id: exp-"))
+    assert _labels(answer) == ["exp-1", "exp-2"]
+    assert answer["items"][1]["textEdit"] == {"newText": "exp-2", "range": {
+        "start": {"line": 8, "character": 19}, "end": {"line": 8, "character": 23}}}
+    assert answer["items"][1]["detail"] == "m2 / baseline / bench-a"
+    # the phases that experiment has
+    assert _labels(_ask(client, "textDocument/completion", board, 7, len("    phase: t"))) == ["test"]
+    assert _labels(_ask(client, "textDocument/completion", board, 9, len("  - op: "))) == \
+        ["mean", "sum", "sub", "div", "weighted_mean"]
+    # in a flow mapping: the phases of its own experiment (exp-2 has a val phase),
+    # the numbers its phase's summary holds
+    line = text.splitlines()[12]
+    assert _labels(_ask(client, "textDocument/completion", board, 12, line.index('"test"') + 1)) == \
+        ["test", "val"]
+    assert _labels(_ask(client, "textDocument/completion", board, 12, line.index('score_mean') + 2)) == \
+        ["score_mean", "score_std"]
+    # meta_info.yaml: the benchmarks of the packages; an attempt: its benchmark's tasks
+    meta = _open(client, root, META)
+    assert _labels(_ask(client, "textDocument/completion", meta, 1, len("benchmark_id: "))) == ["bench-a"]
+    attempt = _open(client, root, ATTEMPT, "score: 50.0\nresults:\n  - source: CASE\n    score: 50.0\n")
+    assert _labels(_ask(client, "textDocument/completion", attempt, 2, len("  - source: CASE"))) == \
+        ["CASE-001-one", "CASE-002-two"]
+    # outside a value: nothing
+    assert _ask(client, "textDocument/completion", board, 0, 0) is None
+
+
+def test_definition_leads_from_a_name_to_its_file(server):
+    root, client = server
+    board = _open(client, root, BOARD)
+
+    def where(uri, line, character):
+        return [(Path(loc["uri"][len("file://"):]).relative_to(root.resolve()).as_posix(),
+                 loc["range"]["start"]["line"])
+                for loc in _ask(client, "textDocument/definition", uri, line, character) or ()]
+
+    assert where(board, 6, 21) == [("experiments/lb/exp-1/meta_info.yaml", 0),
+                                   ("experiments/lb/exp-1/test/summary.yaml", 0)]
+    assert where(board, 7, len("    phase: te")) == [("experiments/lb/exp-1/test/summary.yaml", 0)]
+    metric = LEADERBOARD.splitlines()[10]
+    assert where(board, 10, metric.index("score_mean") + 3) == [(SUMMARY2, 1)]
+    assert where(client and _open(client, root, META), 1, len("benchmark_id: be")) == \
+        [("packages/bench-a/benchmark_config.toml", 0)]
+    assert where(_open(client, root, ATTEMPT), 2, len("  - source: CASE")) == \
+        [("packages/bench-a/CASE-001-one/task_config.toml", 0)]
+    # a name that leads nowhere (or out of the repository) has no definition
+    other = _open(client, root, "experiments/lb/exp-1/test/attempt-2.yaml",
+                  "score: 50.0\nresults:\n  - source: ../../etc\n    score: 50.0\n")
+    assert where(other, 2, len("  - source: ../")) == []
+
+
+def test_hover_says_what_a_leaf_reads_what_an_entry_computes_and_what_a_finding_means(server):
+    root, client = server
+    text = LEADERBOARD.replace("leaderboard_id: lb\n", "leaderboard_id: lb\nextra: 1  # penguin-lint: disable=PL104\n")
+    board = _open(client, root, BOARD, text)
+
+    def hover(line, character):
+        answer = _ask(client, "textDocument/hover", board, line, character)
+        return answer["contents"]["value"] if answer else None
+
+    leaf = hover(11, text.splitlines()[11].index("exp-2") + 1)
+    assert leaf.startswith(f"reads `score_mean` = **`40.0`** from `{SUMMARY2}`")
+    # the entry: the mean of two leaves of 40, rank 2 after exp-1's 50
+    assert "entry 2 (m2, baseline, test): mean **40**, std 0, rank **2**" in leaf
+    assert "entry 1 (m, baseline, test): mean **50**, std 0, rank **1**" in hover(8, 4)
+    # the comment: the rules it names, with their pages
+    note = hover(1, len("extra: 1  # pen"))
+    assert note.startswith("`penguin-lint: disable` (this line):\n- **PL104** `unknown-field`")
+    assert f"([page]({rule_docs('PL104', uri=True)}))" in note
+    # a finding under the cursor: its rule, what it means, its page
+    client.notify("textDocument/didChange", {"textDocument": {"uri": board, "version": 2},
+                                             "contentChanges": [{"text": text.replace("  # penguin", "  # x")}]})
+    diags = client.wait_diagnostics(board, 2)["diagnostics"]
+    # (the entry of two leaves of one experiment is PL404, on its own lines)
+    assert [(d["code"], d["range"]["start"]["line"]) for d in diags][0] == ("PL104", 1)
+    said = hover(1, 2)
+    assert said.startswith("**PL104** `unknown-field`: ") and "PL404" not in said
+    assert f"([PL104]({rule_docs('PL104', uri=True)}))" in said
+    assert hover(0, 0) is None or "PL104" not in hover(0, 0)
+
+
+def test_workspace_diagnostics_list_the_repository_not_only_open_files(server):
+    root, client = server
+    (root / META).write_text((root / META).read_text().replace("bench-a", "bench-x"))
+    (root / SUMMARY2).write_text("n_attempt: 2\nscore_mean: 45.0\nscore_std: 0.0\n")
+    first = client.request("workspace/diagnostic", {"previousResultIds": []})
+    found = {Path(i["uri"][len("file://"):]).relative_to(root.resolve()).as_posix():
+             [(d["code"], d["range"]["start"]["line"]) for d in i["items"]] for i in first["items"]}
+    assert found[META] == [("PL307", 1)]
+    assert found[SUMMARY2] == [("PL303", 1)]
+    assert all(i["kind"] == "full" for i in first["items"])
+    # asked again with the ids it holds: nothing changed
+    ids = [{"uri": i["uri"], "value": i["resultId"]} for i in first["items"]]
+    again = client.request("workspace/diagnostic", {"previousResultIds": ids})
+    assert sorted(i["kind"] for i in again["items"]) == ["unchanged"] * len(first["items"])
+    # an open document's diagnostics are pushed: the workspace report leaves it out; a
+    # file repaired in its buffer no longer has findings anywhere
+    summary = _open(client, root, SUMMARY2, "n_attempt: 2\nscore_mean: 40.0\nscore_std: 0.0\n")
+    assert client.diagnostics[summary][-1]["diagnostics"] == []
+    third = client.request("workspace/diagnostic", {"previousResultIds": ids})
+    paths = {Path(i["uri"][len("file://"):]).relative_to(root.resolve()).as_posix(): i for i in third["items"]}
+    assert SUMMARY2 not in paths and paths[META]["kind"] == "unchanged"
