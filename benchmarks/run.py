@@ -481,6 +481,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shards", action="store_true",
                         help="only the shard rows (S2, S4, S8): the slowest of N shards and the "
                              "merge of their reports vs one --all -j1 run (large)")
+    parser.add_argument("--waits", action="store_true",
+                        help="only the rows where contributors wait (W1-W5, benchmarks/waits.py): "
+                             "the hook, one huge board in every mode, a first diff run, CPU vs "
+                             "check-jsonschema, the language server's start")
     args = parser.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
     if repeat < 1:
@@ -499,6 +503,10 @@ def main(argv: list[str] | None = None) -> int:
         compileall.compile_dir(str(PROJECT_ROOT / "penguin_lint"), quiet=1)
     if args.huge:
         return huge_main(args, linter, repeat)
+    if args.waits:
+        from benchmarks.waits import waits_main  # it imports this module's helpers
+
+        return waits_main(args, linter, repeat)
     cjs = find_check_jsonschema()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, repeat {repeat}, "
           f"workdir {args.workdir}")
