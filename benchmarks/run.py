@@ -20,6 +20,7 @@ see benchmarks/README.md for the targets):
 With --editor, only E1-E20: the language server's answers (benchmarks/editor.py).
 With --huge, only H1-H3: one and four leaderboards of 125,000 leaves (benchmarks/huge.py), and
 the preview of one, against the CSafeLoader floor on the same files (CPU time and peak memory).
+With --waits, only W1-W5, where contributors wait (benchmarks/waits.py).
 
 The repositories are built once in the work folder and reused while their stamp matches the
 generator's source and parameters. The script installs nothing; a missing check-jsonschema makes
@@ -485,6 +486,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shards", action="store_true",
                         help="only the shard rows (S2, S4, S8): the slowest of N shards and the "
                              "merge of their reports vs one --all -j1 run (large)")
+    parser.add_argument("--waits", action="store_true", help="only W1-W5 (benchmarks/waits.py)")
     args = parser.parse_args(argv)
     if args.editor:
         from benchmarks import editor
@@ -507,6 +509,8 @@ def main(argv: list[str] | None = None) -> int:
         compileall.compile_dir(str(PROJECT_ROOT / "penguin_lint"), quiet=1)
     if args.huge:
         return huge_main(args, linter, repeat)
+    if args.waits:  # imported here: it imports this module's helpers
+        return __import__("benchmarks.waits").waits.waits_main(args, linter, repeat)
     cjs = find_check_jsonschema()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, repeat {repeat}, "
           f"workdir {args.workdir}")

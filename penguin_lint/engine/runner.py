@@ -359,14 +359,11 @@ class Engine:
         findings = Collector()  # capped as subjects finish, as in run_all
         files = dependent_files = 0
         unchecked: List[str] = []
-        unit = None
+        units = _Units(self, scope)
         self._review = scope if scope.base is not None else None
         for path in sorted(subjects):
             s = subjects[path]
-            here = _unit_of(path)
-            if unit is not None and here != unit:
-                self._drop(unit, scope)
-            unit = here
+            units.enter(_unit_of(path))
             if not s.is_dir and s.kind != "file":
                 files += 1
                 dependent_files += path not in own
@@ -387,8 +384,7 @@ class Engine:
             ]
             if candidates:
                 findings.add(scope.report(s, candidates, self))
-        if unit is not None:
-            self._drop(unit, scope)
+        units.close()
         # Unused suppressions are judged where every finding is reported.
         result = self._finish(findings.findings(), files, report_unused=scope.touches,
                               more=findings.more)
@@ -437,6 +433,32 @@ class Engine:
         out, omitted = cap_findings(out, more=more)
         return Result(out, files, self.repo.loads, omitted=omitted, suppressed=suppressed,
                       suppressions_added=added)
+
+
+class _Units:
+    """The units of a change run, their documents dropped as each is left.
+
+    A unit nested in the one before it (``leaderboards`` then
+    ``leaderboards/lb``) is still inside it: the outer unit's documents are
+    dropped when the walk leaves it, not before the nested unit reads them
+    (a dependent experiment loads its leaderboard, then the board itself is
+    checked: one parse, not two)."""
+
+    def __init__(self, engine, scope):
+        self._engine, self._scope = engine, scope
+        self._stack: List[str] = []  # the current unit last, the units around it before
+
+    def enter(self, here: str) -> None:
+        stack = self._stack
+        if stack and stack[-1] == here:
+            return
+        while stack and not here.startswith(stack[-1] + "/"):
+            self._engine._drop(stack.pop(), self._scope)
+        stack.append(here)
+
+    def close(self) -> None:
+        while self._stack:
+            self._engine._drop(self._stack.pop(), self._scope)
 
 
 def _unit_of(path: str) -> str:

@@ -197,6 +197,10 @@ class Scope:
         touched_at = [False] * len(findings)
         pending = []  # (index, fingerprint)
         causes = None
+        # a base without a finding here (no such file, or a clean one) makes
+        # every finding new: no fingerprint is needed, and a big file's
+        # findings would each look their key path up
+        base_prints = self._base_counter(subject) if self.base is not None and findings else None
         for i, f in enumerate(findings):
             touched = touched_at[i] = self.touches(f.path)
             f.scope = TOUCHED if touched else DEPENDENT
@@ -206,11 +210,14 @@ class Scope:
                 f.caused_by = causes[:MAX_CAUSES]
             if self.base is None:
                 continue  # nothing to compare with: neither new nor old
+            if not base_prints:
+                f.new = True
+                continue
             fp = self._fp.of(f, self.change.base_path(f.path),
                              engine.repo.load(f.path) if _loadable(engine, f.path) else None)
             pending.append((i, fp))
         if pending:
-            exact = Counter(self._base_counter(subject))
+            exact = Counter(base_prints)
             unmatched = []
             for i, fp in pending:
                 if exact[fp] > 0:

@@ -1,0 +1,242 @@
+"""The rows of `python -m benchmarks.run --waits`: where contributors wait.
+
+W1 the pre-commit hook (`--staged`, one staged file) at two sizes, vs a bare start;
+W2 one huge leaderboard in every mode (path run, untracked and tracked; standard input; the
+   language server opening it) vs `--all` on the same file;
+W3 a one-file diff run without a cache (a first CI run) at two sizes;
+W4 cold `--all` CPU vs check-jsonschema on a repository of small files;
+W5 the language server: first diagnostics of an ordinary file vs importing its libraries.
+
+Each row is a ratio of two timings of the same interleaved run (benchmarks/run.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from benchmarks import huge
+from benchmarks.run import (GIT, Row, Run, Timing, check_jsonschema_job, diff_target, ensure_huge,
+                            ensure_repo, find_check_jsonschema, fmt_s, interleaved, lint_problem,
+                            report, restore_diff_file, run_once, verdict, warm_cache, _children_cpu,
+                            TIMEOUT_S, DIFF_EDIT, PROJECT_ROOT)
+
+# A flat cost: the large repository (about 9x the small one's files) may cost this much more.
+FLAT = 1.2
+# The library floor of the language server: what any server written on them imports first.
+LSP_FLOOR = "import pygls.server, lsprotocol.types"
+
+
+def git_copy(source: Path, dest: Path, track_board: bool) -> Path:
+    """`source` (a huge-leaderboard folder) as a git repository, its board committed or left
+    untracked; rebuilt when the source's stamp changes."""
+    stamp = dest.with_suffix(".stamp")
+    want = (source.with_suffix(".stamp").read_text() if source.with_suffix(".stamp").is_file() else "")
+    if dest.is_dir() and stamp.is_file() and stamp.read_text() == want:
+        return dest
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(source, dest)
+    env = dict(os.environ, GIT_AUTHOR_DATE="2026-10-29T12:00:00Z", GIT_COMMITTER_DATE="2026-10-29T12:00:00Z")
+    add = ["add", "-A"] if track_board else ["add", "-A", "--", ".", ":!leaderboards"]
+    for args in (["init", "-q", "-b", "main"], add, ["commit", "-q", "-m", "huge"]):
+        subprocess.run([*GIT, *args], cwd=dest, env=env, check=True, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL)
+    stamp.write_text(want)
+    return dest
+
+
+def staged_job(linter, root: Path):
+    """The hook: one attempt file edited and staged, `--staged`; the edit undone after."""
+    target = diff_target(root)
+    rel = target.relative_to(root).as_posix()
+
+    def job() -> Run:
+        with open(target, "a", encoding="utf-8") as f:
+            f.write(DIFF_EDIT)
+        subprocess.run([*GIT, "add", "--", rel], cwd=root, check=True, stdin=subprocess.DEVNULL)
+        try:
+            return linter(root, "--staged")
+        finally:
+            subprocess.run([*GIT, "reset", "-q", "--", rel], cwd=root, check=True, stdin=subprocess.DEVNULL)
+            restore_diff_file(root)
+    return job
+
+
+def diff_job(linter, root: Path):
+    target = diff_target(root)
+
+    def job() -> Run:
+        with open(target, "a", encoding="utf-8") as f:
+            f.write(DIFF_EDIT)
+        try:
+            return linter(root, "--diff-base", "HEAD", "--no-cache")
+        finally:
+            restore_diff_file(root)
+    return job
+
+
+def _frame(message: dict) -> bytes:
+    body = json.dumps(dict(message, jsonrpc="2.0")).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def lsp_job(linter, root: Path, rel: str):
+    """Start `penguin-lint lsp`, initialize, open `rel`; timed until its diagnostics arrive
+    (then the server is shut down, untimed)."""
+    path = root / rel
+    uri = path.resolve().as_uri()
+
+    def job() -> Run:
+        text = path.read_text(encoding="utf-8")
+        cpu0 = _children_cpu()
+        start = time.perf_counter()
+        proc = subprocess.Popen([*linter.cmd, "lsp"], cwd=root, env=linter.env, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        proc.stdin.write(_frame({"id": 1, "method": "initialize", "params": {
+            "processId": None, "rootUri": root.resolve().as_uri(), "capabilities": {}}}))
+        proc.stdin.write(_frame({"method": "initialized", "params": {}}))
+        proc.stdin.write(_frame({"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 1, "text": text}}}))
+        proc.stdin.flush()
+        seen = False
+        while not seen:
+            headers = {}
+            while True:
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                if not line.strip():
+                    break
+                name, _, value = line.decode("ascii").partition(":")
+                headers[name.strip().lower()] = value.strip()
+            if "content-length" not in headers:
+                break
+            msg = json.loads(proc.stdout.read(int(headers["content-length"])))
+            seen = (msg.get("method") == "textDocument/publishDiagnostics"
+                    and msg["params"]["uri"] == uri)
+        elapsed = time.perf_counter() - start
+        # The process's CPU up to now is read from /proc: waiting for its exit would add the
+        # shutdown, which nobody waits for.
+        cpu = _proc_cpu(proc.pid)
+        proc.stdin.write(_frame({"id": 2, "method": "shutdown"}) + _frame({"method": "exit"}))
+        proc.stdin.close()
+        try:
+            proc.wait(timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if cpu is None:
+            cpu = _children_cpu() - cpu0
+        return Run(elapsed, 0 if seen else 3, "", "" if seen else "no diagnostics", cpu)
+    return job
+
+
+def _proc_cpu(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def waits_main(args, linter, repeat: int) -> int:
+    prefix = "quick-" if args.quick else ""
+    leaves = 2_000 if args.quick else huge.LEAVES
+    caches = args.workdir / "caches"
+    shutil.rmtree(caches, ignore_errors=True)
+    caches.mkdir(parents=True)
+    small, n_small, _ = ensure_repo(args.workdir, prefix + "small")
+    large, n_large, _ = ensure_repo(args.workdir, prefix + "large")
+    one = ensure_huge(args.workdir, 1, leaves)
+    tracked = git_copy(one, args.workdir / f"{one.name}-tracked", True)
+    untracked = git_copy(one, args.workdir / f"{one.name}-untracked", False)
+    for root in (small, large, one, tracked, untracked):
+        warm_cache(root)
+    board = "leaderboards/huge-0/leaderboard.yaml"
+    ordinary = diff_target(small).relative_to(small).as_posix()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, repeat {repeat}, workdir {args.workdir}")
+    print(f"penguin-lint: {linter.describe()}; small {n_small:,} files, large {n_large:,} files")
+
+    def stdin_run() -> Run:
+        cmd = [*linter.cmd, "--root", str(tracked), "--no-cache", "--stdin-filename", board, "-"]
+        cpu0 = _children_cpu()
+        start = time.perf_counter()
+        with open(tracked / board, "rb") as f:
+            proc = subprocess.run(cmd, cwd=tracked, env=linter.env, stdin=f, capture_output=True,
+                                  timeout=TIMEOUT_S)
+        return Run(time.perf_counter() - start, proc.returncode, proc.stdout.decode(errors="replace"),
+                   proc.stderr.decode(errors="replace"), _children_cpu() - cpu0)
+
+    jobs = {
+        "--version (small)": lambda: linter(small, "--version"),
+        "--version (large)": lambda: linter(large, "--version"),
+        "--staged, 1 file (small)": staged_job(linter, small),
+        "--staged, 1 file (large)": staged_job(linter, large),
+        "--all -j1 --no-cache, huge board": lambda: linter(tracked, "--all", "-j1", "--no-cache"),
+        "path run, huge board untracked": lambda: linter(untracked, "--no-cache", board),
+        "path run, huge board tracked": lambda: linter(tracked, "--no-cache", board),
+        "--stdin-filename, huge board": stdin_run,
+        "lsp, open huge board": lsp_job(linter, tracked, board),
+        "diff run, 1 file, --no-cache (small)": diff_job(linter, small),
+        "diff run, 1 file, --no-cache (large)": diff_job(linter, large),
+        "lsp, first diagnostics (small)": lsp_job(linter, small, ordinary),
+        "lsp library imports": lambda: run_once([sys.executable, "-c", LSP_FLOOR]),
+        "cold --all (small)": lambda: linter(small, "--all", "--cache-dir", str(_empty(caches / "cold"))),
+    }
+    cjs = find_check_jsonschema()
+    if cjs:
+        jobs["check-jsonschema (small)"] = check_jsonschema_job(cjs, small, args.schemas)
+    t = interleaved(repeat, jobs)
+    rows, notes = waits_rows(t, n_small, n_large, prefix, one.name)
+    for tm in t.values():
+        if "check-jsonschema" not in tm.label and "imports" not in tm.label:
+            problem = lint_problem(tm)
+            if problem:
+                notes.append(problem)
+    return report(rows, t.values(), notes, "small repositories" if args.quick else None)
+
+
+def _empty(folder: Path) -> Path:
+    shutil.rmtree(folder, ignore_errors=True)
+    return folder
+
+
+def waits_rows(t: dict[str, Timing], n_small: int, n_large: int, prefix: str, huge_name: str):
+    rows: list[Row] = []
+    notes: list[str] = []
+    small, large = f"{prefix}small ({n_small:,} files)", f"{prefix}large ({n_large:,} files)"
+
+    def row(number, what, repo, lint_label, ref_label, target, ok, ratio=None):
+        lt, rt = t[lint_label], t[ref_label]
+        r = lt.median / rt.median
+        bad = lint_problem(lt) if "imports" not in lint_label else None
+        rows.append(Row(number, what, repo, fmt_s(lt.median), f"{ref_label} {fmt_s(rt.median)}",
+                        ratio(r) if ratio else f"{r:.2f}x", target, "ERROR" if bad else verdict(ok(r))))
+
+    for size, repo in (("small", small), ("large", large)):
+        row("W1", "hook: --staged, 1 staged file, vs bare start", repo, f"--staged, 1 file ({size})",
+            f"--version ({size})", "<= 2x", lambda r: r <= 2)
+    row("W1", "  hook, large vs small", f"{large} / {small}", "--staged, 1 file (large)",
+        "--staged, 1 file (small)", f"<= {FLAT}x", lambda r: r <= FLAT)
+    for mode in ("path run, huge board untracked", "path run, huge board tracked",
+                 "--stdin-filename, huge board", "lsp, open huge board"):
+        row("W2", f"one huge board: {mode.split(', huge board')[0]}{mode.split('huge board')[1]} vs --all",
+            huge_name, mode, "--all -j1 --no-cache, huge board", f"<= {FLAT}x", lambda r: r <= FLAT)
+    row("W3", "diff run, 1 file, --no-cache, large vs small", f"{large} / {small}",
+        "diff run, 1 file, --no-cache (large)", "diff run, 1 file, --no-cache (small)",
+        f"<= {FLAT}x", lambda r: r <= FLAT)
+    if "check-jsonschema (small)" in t:
+        row("W4", "cold --all CPU vs check-jsonschema", small, "cold --all (small)",
+            "check-jsonschema (small)", ">= 15x less", lambda r: 1 / r >= 15, lambda r: f"{1 / r:.1f}x less")
+    else:
+        rows.append(Row("W4", "cold --all CPU vs check-jsonschema", small, fmt_s(t["cold --all (small)"].median),
+                        "check-jsonschema not found", "-", ">= 15x less", "SKIPPED"))
+    row("W5", "lsp: start to first diagnostics of an ordinary file vs importing pygls + lsprotocol",
+        small, "lsp, first diagnostics (small)", "lsp library imports", f"<= 1.5x", lambda r: r <= 1.5)
+    return rows, notes
