@@ -14,13 +14,18 @@ from tests.conftest import lint
 HARBOR = Path(__file__).resolve().parents[2] / "examples" / "harbor"
 
 
+def _copy(root: Path) -> None:
+    # the checkout's examples may hold cache folders of earlier runs (git ignores them)
+    shutil.copytree(HARBOR, root, ignore=shutil.ignore_patterns(DEFAULT_DIR))
+
+
 def _files(run) -> int:
     return json.loads(run.output)["summary"]["files"]
 
 
 def test_a_cache_left_by_a_run_rooted_below_is_not_counted(tmp_path):
     root = tmp_path / "h"
-    shutil.copytree(HARBOR, root)
+    _copy(root)
     before = lint(root, "broken", "clean")
     assert lint(root / "broken", "--all").code == 1
     assert (root / "broken" / DEFAULT_DIR / "CACHEDIR.TAG").is_file()
@@ -36,7 +41,7 @@ def _git(cwd, *args):
 
 def test_a_folder_that_only_bears_the_name_or_is_tracked_is_linted(tmp_path):
     root = tmp_path / "h"
-    shutil.copytree(HARBOR, root)
+    _copy(root)
     plain = lint(root, "broken")
     # no tag: a folder of the repository's, with a file in it
     (root / "broken" / DEFAULT_DIR).mkdir()
