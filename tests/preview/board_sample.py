@@ -3,6 +3,7 @@ over a few tasks, costs that put some on the Pareto front and not others,
 an entry with no cost and one with a zero cost (neither is plotted)."""
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -62,7 +63,7 @@ def sample_files(entries: Optional[Dict[str, tuple]] = None, title: str = "Unit 
 
 
 def _quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return json.dumps(s)  # a JSON string is a YAML double-quoted scalar, escapes and all
 
 
 def sample_repo(root: Path, **kw) -> Path:
