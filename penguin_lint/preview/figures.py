@@ -64,7 +64,9 @@ def tasks(expr: Expressions, leaves: List[Leaf]) -> List[dict]:
         bench = expr.benchmark(leaf)
         for j in range(1, count + 1):
             doc = expr.ctx.valid_doc(f"{leaf.phase_dir}/attempt-{j}.yaml")
-            results = doc.data.get("results") if doc is not None and isinstance(doc.data, dict) else None
+            if doc is None:
+                break  # attempts run 1..n without gaps: a summary's n_attempt can be any number
+            results = doc.data.get("results") if isinstance(doc.data, dict) else None
             if not isinstance(results, list):
                 continue
             for rec in results[:MAX_RECORDS]:

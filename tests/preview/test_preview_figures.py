@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from statistics import fmean
 
@@ -114,3 +115,13 @@ def test_a_hostile_results_list_is_skipped_not_a_crash(tmp_path):
     assert got["CASE-009-ok"] == [9.0]
     assert len(got["CASE-001-parse-duration"]) == 2  # attempts 2 and 3; attempt 1's NaN is no score
     assert "../../etc" not in got
+
+
+def test_a_huge_n_attempt_reads_the_attempts_there_are_and_stops(tmp_path):
+    files = sample_files(entries={"m": (60.0, 1.0, 10, 10)})
+    summary = next(k for k in files if k.endswith("summary.yaml"))
+    files[summary] = files[summary].replace("n_attempt: 3", "n_attempt: 1000000000")
+    start = time.monotonic()
+    (row,) = preview_json(write_repo(tmp_path / "r", files))["leaderboards"][0]["rows"]
+    assert time.monotonic() - start < 60
+    assert [len(t["scores"]) for t in row["tasks"]] == [3] * len(TASKS)
