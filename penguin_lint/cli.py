@@ -277,7 +277,8 @@ def rules_cmd(code, fmt, docs_dir):
 @click.argument("leaderboard_ids", nargs=-1, metavar="[LEADERBOARD]...")
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path),
               help="Repository root (found as for linting).")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default="text",
+              show_default=True, help="html: one self-contained page, the Table, Pareto and Waffle views.")
 @click.option("--before", "before_root", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="Another checkout of the repository (the base of a pull request): show what changed "
                    "from it, row by row, before -> after.")
@@ -328,6 +329,7 @@ def _preview_text(preview, repo, ids, before, fmt, all_rows) -> str:
     if before is not None:
         results = preview.compare_repos(before, repo, ids)
         return (preview.render_changes_json(results) if fmt == "json" else
+                preview.render_changes_html(results) if fmt == "html" else
                 preview.render_changes_markdown(results, all_rows) if fmt == "markdown" else
                 preview.render_changes_text(results, all_rows))
     else:
@@ -338,6 +340,7 @@ def _preview_text(preview, repo, ids, before, fmt, all_rows) -> str:
         if not boards:
             raise fail(f"no leaderboards under {repo.root / repo.layout.roots['leaderboards']}")
         return (preview.render_json(boards) if fmt == "json" else
+                preview.render_html(boards) if fmt == "html" else
                 preview.render_markdown(boards) if fmt == "markdown" else preview.render_text(boards))
 
 

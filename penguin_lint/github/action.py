@@ -228,6 +228,31 @@ def _preview_summary(env: Dict[str, str], cwd: str, root: Path, path: str) -> No
             pass  # the lint summary above says what matters
 
 
+def _leaderboard_page(env: Dict[str, str], cwd: str, root: Path, path: str) -> str:
+    """Write the HTML page of the boards the change affects (outside the
+    checkout, for the upload step) and the compact Table to the job
+    summary; the page's path, or "" when there is none."""
+    import json
+
+    from penguin_lint.github import annotations, board_page, summary as job_summary
+
+    base = base_ref(env) or _default_base(root) or "HEAD"
+    written = board_page.write_page(env, cwd, root, base)
+    report = board_page._preview(env, cwd, root, base, "json")
+    if report is None:
+        return written or ""
+    try:
+        text = board_page.compact_table(json.loads(report), board_page.run_url(env), written is not None)
+    except (ValueError, KeyError, TypeError):
+        return written or ""
+    if len(text.encode("utf-8")) <= job_summary.LIMIT - annotations._existing(path):
+        try:
+            annotations.write_summary(path, "\n" + text)
+        except OSError:
+            pass  # the lint summary above says what matters
+    return written or ""
+
+
 def _default_base(root: Path) -> Optional[str]:
     from penguin_lint.pr.git import DEFAULT_BRANCHES, GitError, GitRepo
 
@@ -312,10 +337,12 @@ def _main(env: Optional[Dict[str, str]] = None) -> int:
         annotations.report(shown, sys.stdout, exists=lambda p: exists.get(p, True),
                            summary_path=summary_path(env), blob_base=blob_base(env))
     sys.stdout.flush()
+    page = ""
     if not (_flag(env, "PENGUIN_LINT_ALL") or shard or merging) and summary_path(env):
         _preview_summary(env, cwd, root, summary_path(env))
+        page = _leaderboard_page(env, cwd, root, summary_path(env))
     outputs = {"errors": str(result.errors), "warnings": str(result.warnings), "sarif": "",
-               "status": "failed" if returncode else "passed"}
+               "status": "failed" if returncode else "passed", "leaderboard-page": page}
     # JSON as the command line writes it (paths from the root, the shard's
     # stamp for merging); SARIF from the repository root, for code scanning.
     for name, rel, write in (("json", json_out, lambda out: json_reporter.report(result, out)),

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from penguin_lint.core.layout import safe_segment
 from penguin_lint.engine.context import Context
 from penguin_lint.engine.subject import Subject
+from penguin_lint.preview.figures import pareto, tasks
 from penguin_lint.preview.model import AXES, INDEPENDENT, LABEL, PER_ATTEMPT, Board, Row
 from penguin_lint.rules._expressions import (
     DEFAULT_METRIC, Expressions, Leaf, Operation, finite, number, show,
@@ -76,6 +77,7 @@ def board(repo, leaderboard_id: str) -> Board:
         out.note = f"{what} (line {expr.pos(where).line}): {shown}"
     _rank(out.rows)
     _keys(out.rows)
+    pareto(out.rows)
     return out
 
 
@@ -97,6 +99,7 @@ def _row(expr: Expressions, index: int, top) -> Row:
         row.mean = None
         return row
     row.summary_problems = _summary_problems(expr, leaves)
+    row.tasks = tasks(expr, leaves)
     ns = {expr.n_attempt(leaf) for leaf in leaves}
     row.n_attempt = ns.pop() if len(ns) == 1 else None
     try:

@@ -30,6 +30,10 @@ class Row:
     summary_problems: List[str] = field(default_factory=list)
     rank: Optional[int] = None
     key: str = ""
+    #: on the Pareto front of its board, per axis (``figures.pareto``)
+    pareto: Dict[str, bool] = field(default_factory=dict)
+    #: each task's scores over the attempts and their mean (``figures.tasks``)
+    tasks: List[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {
@@ -40,6 +44,8 @@ class Row:
             **{a: self.axes.get(a) for a in AXES},
             "experiments": self.experiments, "problem": self.problem, "warning": self.warning,
             "summary_problems": self.summary_problems,
+            "pareto": {a: bool(self.pareto.get(a)) for a in AXES},
+            "tasks": self.tasks,
         }
 
 

@@ -1,0 +1,101 @@
+"""The HTML preview in a real browser: headless Chromium (the distribution's
+package; CI installs it) loads the page over the DevTools protocol, and the
+page renders, draws its figures from the JSON's numbers, switches the
+Pareto axis without script, requests nothing and logs no error."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from tests.conftest import write_repo
+from tests.preview.board_sample import ENTRIES, TASKS, sample_files, sample_repo
+from tests.preview.cdp import Browser, chromium, png_pixels
+from tests.preview.test_preview_figures import expected_front
+from tests.preview.test_preview_html import HOSTILE
+
+EXE = chromium()
+
+
+@pytest.fixture(autouse=True)
+def _browser_installed():
+    # never skipped: CI installs the browser (.ci/run), and so must a developer
+    assert EXE is not None, "chromium is not installed: apt-get install chromium (as .ci/run does)"
+
+
+def preview(root, fmt):
+    proc = subprocess.run([sys.executable, "-m", "penguin_lint", "preview", f"--root={root}", "--format", fmt],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def load(tmp_path, root):
+    page = tmp_path / "board.html"
+    page.write_text(preview(root, "html"), encoding="utf-8")
+    browser = Browser(EXE)
+    try:
+        browser.open(page.as_uri())
+    except BaseException:
+        browser.close()
+        raise
+    return browser, page.as_uri()
+
+
+def problems(browser, url):
+    """Every request but the page's own, and every error the browser logged."""
+    requests = [e["params"]["request"]["url"] for e in browser.events
+                if e.get("method") == "Network.requestWillBeSent" and e["params"]["request"]["url"] != url]
+    errors = [e["params"] for e in browser.events if e.get("method") in ("Runtime.exceptionThrown",)
+              or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] in ("error", "assert"))
+              or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")]
+    return requests, errors
+
+
+def test_the_page_renders_its_views_in_chromium(tmp_path):
+    root = sample_repo(tmp_path / "r")
+    rows = json.loads(preview(root, "json"))["leaderboards"][0]["rows"]
+    browser, url = load(tmp_path, root)
+    try:
+        # a screenshot that is not blank: many colours, and much of it not the background
+        w, h, pixels = png_pixels(browser.screenshot())
+        colours = Counter(p for line in pixels for p in line)
+        background, most = colours.most_common(1)[0]
+        assert w >= 300 and h >= 300 and len(colours) > 100
+        assert most < 0.85 * w * h, "the page is mostly one colour"
+        # the Pareto view: one point per entry with a positive cost, the front marked
+        for axis in ("cost", "duration_ms", "token"):
+            plotted = [r for r in rows if r[axis] is not None and r[axis] > 0]
+            assert len(browser.select(f".p-{axis} circle.pt")) == len(plotted)
+            front = browser.select(f".p-{axis} circle.pt.front")
+            assert len(front) == len(expected_front(rows, axis)) == sum(r["pareto"][axis] for r in rows)
+        cost_front = browser.select(".p-cost circle.front")[0]
+        cost_other = browser.select(".p-cost circle.pt:not(.front)")[0]
+        assert browser.style(cost_front, "fill") != browser.style(cost_other, "fill")
+        # the Waffle: tasks x entries cells
+        assert len(browser.select(".waffle rect.cell")) == len(TASKS) * len(ENTRIES)
+        # the axis switch, clicked: cost shown first, then tokens, no script involved
+        (cost,), (token,) = browser.select(".p-cost"), browser.select(".p-token")
+        assert (browser.style(cost, "display"), browser.style(token, "display")) == ("block", "none")
+        browser.click(browser.select('label[for="b0-token"]')[0])
+        assert (browser.style(cost, "display"), browser.style(token, "display")) == ("none", "block")
+        requests, errors = problems(browser, url)
+        assert requests == [] and errors == []
+    finally:
+        browser.close()
+
+
+def test_hostile_text_runs_nothing_and_requests_nothing_in_chromium(tmp_path):
+    entries = {HOSTILE: (60.0, 1.0, 10, 10), '"><svg onload=alert(3)>': (50.0, 0.5, 10, 10)}
+    files = sample_files(entries=entries, title=HOSTILE + '<link rel=stylesheet href="http://127.0.0.1:9/x.css">')
+    browser, url = load(tmp_path, write_repo(tmp_path / "r", files))
+    try:
+        assert browser.select("img, script, link, iframe, object, embed") == []
+        requests, errors = problems(browser, url)
+        assert requests == [] and errors == []
+        assert len(browser.select(".p-cost circle.pt")) == 2
+    finally:
+        browser.close()
