@@ -464,7 +464,7 @@ SUMMARY_NAME = ".fuzz-step-summary.md"  # inside the root: the watch allows it
 SERVER, REPOSITORY, SHA = "https://github.com", "lab/benchmarks", "c" * 40
 BLOB_BASE = f"{SERVER}/{REPOSITORY}/blob/{SHA}/"
 # The job summary links each rule code to its page, an address of ours.
-RULE_PAGES = rule_url("PL000", uri=True).rsplit("/", 1)[0] + "/"
+RULE_PAGES = rule_url("PL001", uri=True).rsplit("/", 1)[0] + "/"  # a real rule: pages are found per rule
 
 
 def run_cli(root: Path, args: List[str], hard_limit: Optional[int] = HARD_LIMIT,

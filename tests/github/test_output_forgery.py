@@ -160,7 +160,7 @@ def render(markdown: str) -> str:
 
 
 # The job summary links each rule code to its page: an address of ours, never repository text.
-RULE_PAGES = rule_url("PL000", uri=True).rsplit("/", 1)[0] + "/"
+RULE_PAGES = rule_url("PL001", uri=True).rsplit("/", 1)[0] + "/"  # a real rule: pages are found per rule
 
 
 def assert_inert(html: str, own_links=()) -> None:
