@@ -100,6 +100,7 @@ def _pages_folder() -> Optional[Path]:
     return next((f for f in folders if (f / "PL001.md").is_file()), None)
 
 
+@lru_cache(maxsize=None)
 def shipped_page(code: str) -> Optional[str]:
     """The ``file:`` URI of rule ``code``'s page inside the installed package."""
     folder = _pages_folder()

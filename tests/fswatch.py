@@ -25,11 +25,13 @@ class FsWatch:
     """
 
     NAMES = ("open", "scandir", "stat", "lstat", "listdir")
-    # The program's own files (its schemas, the interpreter's modules and
+    # The program's own files (its schemas and rule pages, the interpreter's modules and
     # message catalogues) are not repository content.
     PROGRAM = tuple(sorted({os.path.realpath(p) + os.sep for p in (
         sys.prefix, sys.base_prefix, sys.exec_prefix, *site.getsitepackages(),
-        os.path.dirname(penguin_lint.__file__), str(Path(__file__).resolve().parents[1] / "schemas"))}))
+        os.path.dirname(penguin_lint.__file__), str(Path(__file__).resolve().parents[1] / "schemas"),
+        # the rule pages a finding links to when no address is known (package data)
+        str(Path(__file__).resolve().parents[1] / "docs" / "rules"))}))
 
     def __init__(self, root: Path, names=NAMES):
         self.names = names

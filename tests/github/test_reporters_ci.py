@@ -135,7 +135,10 @@ def test_summary_escapes_and_links(tmp_path):
     url = "https://github.com/o/r/blob/" + "1" * 40 + "/dir%20%28x%29/a%20b%23c.yaml"
     # repository text in code spans: no link, HTML or reference is read in it
     assert f"### [`dir (x)/a b#c.yaml`]({url})\n" in md
-    page = "https://github.com/%3Cowner%3E/penguin-lint/blob/main/docs/rules/PL201.md"  # the rule's page
+    from penguin_lint.rules.docs import rule_url
+
+    page = rule_url("PL201", uri=True)  # the rule's page, for the copy in use
+    assert "owner" not in page
     assert (f"| :x: | [3]({url}#L3) | [PL201]({page}) id-mismatch | `` a \\| b <img src=x> [l](http://x) `c` ``"
             "<br>*hint:* `h*` |") in md
 
