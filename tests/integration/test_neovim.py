@@ -75,7 +75,7 @@ def test_neovim_shows_the_findings_of_a_buffer_and_follows_its_edits(tmp_path):
     # Neovim counts lines and columns from 0
     assert [(d["code"], d["lnum"], d["col"], d["source"]) for d in seen["opened"]] == \
         [("PL303", 1, 12, "penguin-lint")]
-    assert seen["opened"][0]["message"].startswith("score_mean is 40 but the 2 attempts average 50")
+    assert seen["opened"][0]["message"].startswith("score_mean is 40.0 but the 2 attempts average 50")
     # the leaf reads the buffer's number, as preview computes the entry
     assert seen["hover"] == ("reads `score_mean` = **`40.0`** from `experiments/lb/exp-1/test/summary.yaml`"
                              "\n\n---\n\nentry 1 (m, baseline, test): mean **40**, std 0, rank **1**")

@@ -61,9 +61,9 @@ def test_a_row_built_on_a_summary_that_fails_pl303_says_so(tmp_path):
     board = preview.board(build(tmp_path, "r", files), "lb")
     x, y = board.rows
     assert x.summary_problems == []
-    assert y.summary_problems == ["y/test/summary.yaml fails PL303: score_mean is 65 but the 2 attempts average 60"]
+    assert y.summary_problems == ["y/test/summary.yaml fails PL303: score_mean is 65.0 but the 2 attempts average 60"]
     text = preview.render_text([board])
-    assert "y/test/summary.yaml fails PL303: score_mean is 65 but the 2 attempts average 60" in text
+    assert "y/test/summary.yaml fails PL303: score_mean is 65.0 but the 2 attempts average 60" in text
     doc = json.loads(preview.render_json([board]))
     assert doc["leaderboards"][0]["rows"][1]["summary_problems"] == y.summary_problems
 

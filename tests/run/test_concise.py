@@ -22,7 +22,7 @@ def test_one_line_a_finding_then_the_summary(tmp_path):
     assert run.code == 1
     lines = run.output.splitlines()
     assert lines == [
-        "experiments/lb/exp-1/test/summary.yaml:2:13: PL303 [*] score_mean is 40 but the 2 attempts average 50",
+        "experiments/lb/exp-1/test/summary.yaml:2:13: PL303 [*] score_mean is 40.0 but the 2 attempts average 50",
         "packages/bench-a/benchmark_config.toml:4:11: PL203 'version' is not Semantic Versioning 2.0.0 "
         "(MAJOR.MINOR.PATCH): '1.0'",
         "Found 2 errors, 0 warnings (7 files checked).",

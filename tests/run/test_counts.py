@@ -30,8 +30,8 @@ def test_the_one_attempt_is_singular(repo):
                  f"{PHASE}/attempt-2.yaml": None})
     run = lint(root, "--all")
     messages = sorted(f["message"] for f in run.findings if f["code"] == "PL303")
-    assert messages == ["cost is 2 but the one attempt's cost is 1.5",
-                        "score_mean is 50 but the one attempt scores 40"]
+    assert messages == ["cost is 2.0 but the one attempt's cost is 1.5",
+                        "score_mean is 50.0 but the one attempt scores 40"]
 
 
 def test_attempt_beyond_one_attempt_is_singular(repo):

@@ -68,7 +68,7 @@ def test_a_real_pipe(tmp_path):
                            str(root / SUMMARY), "-"], input=b"n_attempt: 2\nscore_mean: 40.0\nscore_std: 0.0\n",
                           capture_output=True, timeout=60)
     assert proc.returncode == 1, proc.stderr
-    assert proc.stdout.decode().startswith(f"{SUMMARY}:2:13: PL303 [*] score_mean is 40 but the 2 attempts average 50")
+    assert proc.stdout.decode().startswith(f"{SUMMARY}:2:13: PL303 [*] score_mean is 40.0 but the 2 attempts average 50")
 
 
 def test_usage_errors_are_one_line(tmp_path):
