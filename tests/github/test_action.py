@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from penguin_lint.github import summary as step_summary
+from tests import installed
 from tests.actionstep import ACTION, PROJECT, REPOSITORY, SERVER, Runner, step
 from tests.conftest import VALID, write_repo
 
@@ -182,7 +183,7 @@ def test_fails_on_errors_in_the_change_with_sarif_and_summary(tmp_path):
     assert "penguin-lint: 1 error, 0 warnings (" in run.stdout and "1 files" not in run.stdout
     url = f"{SERVER}/{REPOSITORY}/blob/{HEAD_SHA}/{TASK}"
     assert f"### [{step_summary.md(TASK)}]({url})\n" in run.summary
-    page = (PROJECT / "docs/rules/PL101.md").as_uri()  # the copy in use: this checkout
+    page = installed.rule_page("PL101")  # the copy the step runs
     assert f"| :x: | [1]({url}#L1) | [PL101]({page}) missing-field |" in run.summary
     sarif = json.loads((ws / "reports/penguin.sarif").read_text())
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["PL101"]

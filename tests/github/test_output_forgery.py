@@ -16,6 +16,7 @@ import pytest
 
 from penguin_lint.github import action
 from penguin_lint.output.log_guard import safe_line
+from tests import installed
 from tests.conftest import lint
 
 LB = "leaderboards/lb/leaderboard.yaml"
@@ -325,4 +326,6 @@ def test_the_action_on_a_pull_request_with_a_hostile_leaderboard(tmp_path):
     assert "## Leaderboards after this pull request" in run.summary
     html = render(run.summary)
     assert re.search(r"<code>[^<]*@org/team \[m\]\(https://1249763981/\) #1[^<]*</code>", html), html
-    assert_inert(html, own_links=[f"{SERVER}/{REPOSITORY}/blob/{HEAD_SHA}/", RULE_PAGES])
+    # the step runs the installed copy: its pages are where that copy lives
+    pages = installed.rule_page("PL001").rsplit("/", 1)[0] + "/"
+    assert_inert(html, own_links=[f"{SERVER}/{REPOSITORY}/blob/{HEAD_SHA}/", pages])

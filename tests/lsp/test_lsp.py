@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import VALID, lint, write_repo
 from tests.lsp_client import LspClient, uri_of
-from penguin_lint.address import rule_docs
+from tests.installed import rule_page
 from penguin_lint.lsp.project import Project
 from penguin_lint.lsp.textmap import TextMap
 from penguin_lint.rules import all_rules
@@ -68,7 +68,7 @@ def test_the_language_server_lints_unsaved_buffers_across_files_and_fixes(tmp_pa
         assert d["range"] == {"start": {"line": 2, "character": start},
                               "end": {"line": 2, "character": start + len('"high"')}}
         assert d["severity"] == 1 and d["source"] == "penguin-lint"
-        assert d["codeDescription"]["href"] == rule_docs("PL102", uri=True)
+        assert d["codeDescription"]["href"] == rule_page("PL102")
         assert d["message"] == "'results[0].score' must be a number, not a string"
 
         # didChange that repairs it: the diagnostics are cleared

@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import VALID, write_repo
 from tests.lsp_client import LspClient, uri_of
-from penguin_lint.address import rule_docs
+from tests.installed import rule_page
 
 BOARD = "leaderboards/lb/leaderboard.yaml"
 META = "experiments/lb/exp-1/meta_info.yaml"
@@ -143,7 +143,7 @@ def test_hover_says_what_a_leaf_reads_what_an_entry_computes_and_what_a_finding_
     # the comment: the rules it names, with their pages
     note = hover(1, len("extra: 1  # pen"))
     assert note.startswith("`penguin-lint: disable` (this line):\n- **PL104** `unknown-field`")
-    assert f"([page]({rule_docs('PL104', uri=True)}))" in note
+    assert f"([page]({rule_page('PL104')}))" in note
     # a finding under the cursor: its rule, what it means, its page
     client.notify("textDocument/didChange", {"textDocument": {"uri": board, "version": 2},
                                              "contentChanges": [{"text": text.replace("  # penguin", "  # x")}]})
@@ -152,7 +152,7 @@ def test_hover_says_what_a_leaf_reads_what_an_entry_computes_and_what_a_finding_
     assert [(d["code"], d["range"]["start"]["line"]) for d in diags][0] == ("PL104", 1)
     said = hover(1, 2)
     assert said.startswith("**PL104** `unknown-field`: ") and "PL404" not in said
-    assert f"([PL104]({rule_docs('PL104', uri=True)}))" in said
+    assert f"([PL104]({rule_page('PL104')}))" in said
     assert hover(0, 0) is None or "PL104" not in hover(0, 0)
 
 
