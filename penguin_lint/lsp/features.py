@@ -115,12 +115,46 @@ def register(server, diagnostic) -> None:
         previous = {p.uri: p.value for p in params.previous_result_ids or ()}
         items: list = []
         for project in projects(ls):
-            kept = ls.workspace_findings.setdefault(project.root, workspace.WorkspaceFindings())
             open_paths = set(ls.open_in(project))
             items += await workspace.reports(
-                project, kept, ls.disk_generation, open_paths, previous, lambda p, pr=project: uri_in(pr, p),
+                kept_findings(ls, project), open_paths, previous, lambda p, pr=project: uri_in(pr, p),
                 lambda p, found, pr=project: diagnostics_of(ls, pr, p, found))
         return types.WorkspaceDiagnosticReport(items=items)
+
+
+def start_workspace(ls) -> None:
+    """Lint the workspace's repositories in the background, for a client
+    that pulls diagnostics: its first pull then finds them done, or under way."""
+    text_document = ls.client_capabilities.text_document
+    if text_document is None or text_document.diagnostic is None:
+        return  # a client that never asks would only pay for the run
+    for project in projects(ls):
+        kept_findings(ls, project).start()
+
+
+def disk_changed(ls) -> None:
+    """A file changed on disk: the kept workspace findings are brought up
+    to date in the background."""
+    ls.disk_generation += 1
+    for kept in ls.workspace_findings.values():
+        kept.start()
+
+
+def kept_findings(ls, project: Project) -> workspace.WorkspaceFindings:
+    kept = ls.workspace_findings.get(project.root)
+    if kept is None:
+        kept = ls.workspace_findings[project.root] = workspace.WorkspaceFindings(
+            project, lambda: ls.disk_generation, lambda: _pull_again(ls))
+    return kept
+
+
+def _pull_again(ls) -> None:
+    """Ask the client to pull diagnostics again (what it holds is out of
+    date), where it says it can be asked."""
+    space = ls.client_capabilities.workspace
+    support = space.diagnostics if space is not None else None
+    if support is not None and support.refresh_support:
+        ls.workspace_diagnostic_refresh(None)
 
 
 def projects(ls) -> List[Project]:

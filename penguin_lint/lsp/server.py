@@ -25,7 +25,7 @@ from penguin_lint.address import rule_docs
 from penguin_lint.core.config import CONFIG_FILE
 from penguin_lint.engine.runner import ToolError
 from penguin_lint.findings import ERROR, Finding
-from penguin_lint.lsp.features import register
+from penguin_lint.lsp.features import disk_changed, register, start_workspace
 from penguin_lint.lsp.messages import BadMessage, DropTraceback, Protocol
 from penguin_lint.lsp.project import Project
 from penguin_lint.lsp.textmap import TextMap
@@ -267,7 +267,7 @@ def make_server() -> PenguinServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: PenguinServer, params: types.DidSaveTextDocumentParams):
-        ls.disk_generation += 1
+        disk_changed(ls)
         where = ls.sync(params.text_document.uri)
         if where is None:
             return
@@ -291,23 +291,29 @@ def make_server() -> PenguinServer:
                 register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
                     types.FileSystemWatcher(glob_pattern="**/*.{yaml,yml,toml,json}"),
                     types.FileSystemWatcher(glob_pattern="**/" + CONFIG_FILE)]))]))
+        start_workspace(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: PenguinServer, params: types.DidChangeWatchedFilesParams):
         todo: Dict[Project, set] = {}
         ls.generation += 1
-        ls.disk_generation += 1
+        changed = False
         for change in params.changes:
             where = ls.locate(change.uri, create=False)
             if where is None:
                 continue
             project, rel = where
+            if project.in_cache(rel):
+                continue  # the whole run's own records: no change to the repository
+            changed = True
             uris = ls.open_in(project)
             if rel == CONFIG_FILE:
                 project.load_config()
                 todo.setdefault(project, set()).update(uris)
             else:
                 todo.setdefault(project, set()).update(project.affected(rel, (r for r in uris if r != rel)))
+        if changed:
+            disk_changed(ls)
         for project, paths in todo.items():
             ls.lint_open(project, paths)
 

@@ -2,13 +2,20 @@
 files', for an editor's problems panel.
 
 The whole repository is linted by ``penguin-lint --all`` (its cache, its
-workers), in a process of its own, so that the server goes on answering
-the editor meanwhile; it reads the files as saved (the open documents,
-whose buffers may differ, are not in the report). The findings are kept
-until a file changes on disk (a save, a change the client reports, the
-configuration): asked again meanwhile, the server answers from what it kept, and a file whose report the client already holds (its
-``resultId``) is answered "unchanged". Open documents are left out: their
-diagnostics are pushed as they are edited.
+workers), in a process of its own and at a lower priority, so that the
+server goes on answering the editor (and linting the open documents first)
+meanwhile; it reads the files as saved (the open documents, whose buffers
+may differ, are not in the report). The run starts when the client says
+``initialized`` (a client that pulls diagnostics asks soon after), and
+again, in the background, after each change on disk (a save, a change the
+client reports, the configuration): several changes while a run is under
+way make one more run, not one each. A pull answers from the last run that
+saw every change it was told of, waiting for it when it is still under way;
+a file whose report the client already holds (its ``resultId``) is
+answered "unchanged". When a run changes what a client that can be asked
+to pull again holds, it is asked to (``workspace/diagnostic/refresh``).
+Open documents are left out: their diagnostics are pushed as they are
+edited.
 """
 from __future__ import annotations
 
@@ -16,6 +23,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
 import sys
 from typing import Callable, Dict, List, Optional
 
@@ -26,43 +34,80 @@ from penguin_lint.findings import Finding
 from penguin_lint.lsp.project import Project
 
 log = logging.getLogger("penguin_lint.lsp")
+# How much lower the whole run's priority is than the server's (nice(2)):
+# the open documents' diagnostics come first.
+NICENESS = 10
 
 
 class WorkspaceFindings:
-    """The findings of one project's last whole run, by path."""
+    """The findings of one project's last whole run, by path, and the run
+    that brings them up to date."""
 
-    def __init__(self):
+    def __init__(self, project: Project, generation: Callable[[], int],
+                 changed: Optional[Callable[[], None]] = None):
+        self.project = project
+        #: the server's count of changes on disk, now
+        self.current = generation
+        #: called when a run's findings differ from those before it
+        self.changed = changed
+        #: the count of changes the kept findings saw (-1: none yet)
         self.generation = -1
         self.by_path: Dict[str, List[Finding]] = {}
         #: paths reported with findings last time (a file fixed since gets an empty report)
         self.reported: set = set()
-        self.lock = asyncio.Lock()
+        #: the count of changes a run failed at (said in the log; not run again for it)
+        self.failed: Optional[int] = None
+        self._task: Optional["asyncio.Future"] = None
 
-    async def refresh(self, project: Project, generation: int) -> Dict[str, List[Finding]]:
-        """The findings of ``penguin-lint --all`` on the files as saved, run
-        again when ``generation`` (the server's count of changes on disk)
-        moved. The run is a process of its own: the server goes on answering
-        while it runs, and it uses the ``--all`` cache and its workers."""
-        async with self.lock:
-            if generation != self.generation:
-                found = await _run_all(project)
-                if found is not None:
-                    self.by_path = {}
-                    for f in found:
-                        self.by_path.setdefault(f.path, []).append(f)
-                    self.generation = generation
-            return self.by_path
+    def start(self) -> None:
+        """Bring the findings up to date in the background (a run under way
+        runs again once it is over, if a change came meanwhile)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._runs())
+
+    async def _runs(self) -> None:
+        while self.generation != self.current() and self.failed != self.current():
+            generation = self.current()
+            found = await _run_all(self.project)
+            if found is None:
+                self.failed = generation
+                continue
+            by_path: Dict[str, List[Finding]] = {}
+            for f in found:
+                by_path.setdefault(f.path, []).append(f)
+            differs = self.generation >= 0 and _ids(by_path) != _ids(self.by_path)
+            self.by_path, self.generation = by_path, generation
+            if differs and self.changed is not None:
+                self.changed()
+
+    async def refresh(self) -> Dict[str, List[Finding]]:
+        """The findings from the files as they are after every change the
+        server was told of: what the run under way gives, or a new one."""
+        while self.generation != self.current() and self.failed != self.current():
+            self.start()
+            # a pull the client cancels leaves the run going, for the next
+            await asyncio.shield(self._task)
+        return self.by_path
 
 
 async def _run_all(project: Project) -> Optional[List[Finding]]:
     """The findings of ``--all`` (None when the run fails: said in the log)."""
     if project.error is not None:
         return []
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "penguin_lint", "--all", "--format", "json", "--root", str(project.root),
-        cwd=str(project.root), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE)
-    out, err = await proc.communicate()
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "penguin_lint", "--all", "--format", "json", "--root", str(project.root),
+            cwd=str(project.root), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+    except OSError as e:
+        log.warning("workspace diagnostics: penguin-lint --all could not start: %s", e)
+        return None
+    _lower_priority(proc.pid)
+    try:
+        out, err = await proc.communicate()
+    except asyncio.CancelledError:
+        proc.kill()  # the server is going: its run goes with it
+        raise
     try:
         if proc.returncode not in (0, 1):
             raise ValueError(err.decode("utf-8", "replace").strip().splitlines()[-1:] or "no output")
@@ -72,17 +117,33 @@ async def _run_all(project: Project) -> Optional[List[Finding]]:
         return None
 
 
+def _lower_priority(pid: int) -> None:
+    """The run (and the workers it forks after this) yields the processor
+    to the server. Where priorities cannot be set, it runs as it is."""
+    setpriority = getattr(os, "setpriority", None)
+    if setpriority is None:
+        return
+    try:
+        setpriority(os.PRIO_PROCESS, pid, min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, 19))
+    except OSError:
+        pass  # gone already, or not ours to change
+
+
 def result_id(findings: List[Finding]) -> str:
     key = repr([(f.code, f.line, f.column, f.end_line, f.end_column, f.message) for f in findings])
     return hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-async def reports(project: Project, kept: WorkspaceFindings, generation: int, open_paths: set,
-                  previous: Dict[str, str], uri_of: Callable[[str], str],
+def _ids(by_path: Dict[str, List[Finding]]) -> Dict[str, str]:
+    return {p: result_id(found) for p, found in by_path.items()}
+
+
+async def reports(kept: WorkspaceFindings, open_paths: set, previous: Dict[str, str],
+                  uri_of: Callable[[str], str],
                   diagnostics_of: Callable[[str, List[Finding]], List[types.Diagnostic]]) -> list:
     """A report for each file with findings (and each that had some before),
     open documents left out."""
-    by_path = await kept.refresh(project, generation)
+    by_path = await kept.refresh()
     out: list = []
     for path in sorted(set(by_path) | kept.reported):
         if path in open_paths:
@@ -102,4 +163,3 @@ async def reports(project: Project, kept: WorkspaceFindings, generation: int, op
 def text_of(project: Project, path: str) -> str:
     data = project.repo.read_bytes(path) or b""
     return data.decode("utf-8", "replace")
-
