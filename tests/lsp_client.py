@@ -17,9 +17,9 @@ def uri_of(path: Path) -> str:
 
 
 class LspClient:
-    def __init__(self, cwd: Path, timeout: float = 30.0):
+    def __init__(self, cwd: Path, timeout: float = 30.0, env: Optional[Dict[str, str]] = None):
         self.timeout = timeout
-        self.proc = subprocess.Popen([sys.executable, "-m", "penguin_lint", "lsp"], cwd=str(cwd),
+        self.proc = subprocess.Popen([sys.executable, "-m", "penguin_lint", "lsp"], cwd=str(cwd), env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self._next_id = 0
         self._messages: "queue.Queue[Optional[dict]]" = queue.Queue()
