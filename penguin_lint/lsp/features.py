@@ -192,5 +192,5 @@ def hover_text(ls, a: At, params: types.HoverParams) -> Optional[str]:
                                     if (d.range.start.line, d.range.start.character) <= pos
                                     <= (d.range.end.line, d.range.end.character)]))
     fmt = "toml" if a.rel.endswith(".toml") else "yaml"
-    parts.append(hover.suppression(a.text, fmt, a.line + 1, a.column))
+    parts.append(hover.suppression(a.text, fmt, a.line + 1, a.column, a.textmap.line(a.line)))
     return "\n\n---\n\n".join(p for p in parts if p) or None

@@ -36,6 +36,9 @@ from penguin_lint.version import __version__
 SOURCE = "penguin-lint"
 FIX_ALL = "source.fixAll.penguin-lint"
 log = logging.getLogger("penguin_lint.lsp")
+# Line maps kept of the texts requests read last (a text is held while its
+# map is: a few buffers' worth)
+KEPT_TEXTMAPS = 4
 
 
 class PenguinServer(LanguageServer):
@@ -54,6 +57,8 @@ class PenguinServer(LanguageServer):
         #: hover computed of a board is kept while it stays the same
         self.generation = 0
         self.workspace_findings: Dict[Path, object] = {}
+        #: (id of a text, encoding) -> (the text, its TextMap), oldest first
+        self._textmaps: Dict[Tuple[int, str], Tuple[str, TextMap]] = {}
 
     # -- documents --------------------------------------------------------------
     def locate(self, uri: str, create: bool = True) -> Optional[Tuple[Project, str]]:
@@ -82,9 +87,20 @@ class PenguinServer(LanguageServer):
         return self.workspace.get_text_document(uri).source
 
     def textmap(self, text: str) -> TextMap:
-        """``text`` with columns counted in the position encoding agreed on."""
+        """``text`` with columns counted in the position encoding agreed on.
+        The maps of the last few texts are kept: every request on a big
+        buffer would otherwise find its lines again."""
         encoding = self.workspace.position_encoding
-        return TextMap(text, str(getattr(encoding, "value", encoding) or "utf-16"))
+        encoding = str(getattr(encoding, "value", encoding) or "utf-16")
+        key = (id(text), encoding)
+        kept = self._textmaps.get(key)
+        if kept is not None and kept[0] is text:
+            return kept[1]
+        out = TextMap(text, encoding)
+        if len(self._textmaps) >= KEPT_TEXTMAPS:
+            self._textmaps.pop(next(iter(self._textmaps)))
+        self._textmaps[key] = (text, out)
+        return out
 
     def sync(self, uri: str) -> Optional[Tuple[Project, str]]:
         """Put the document's current text over its file."""

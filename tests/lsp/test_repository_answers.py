@@ -157,6 +157,28 @@ def test_hover_says_what_a_leaf_reads_what_an_entry_computes_and_what_a_finding_
     assert hover(0, 0) is None or "PL104" not in hover(0, 0)
 
 
+def test_hover_on_a_board_past_its_limit_computes_only_the_entries_preview_shows(server):
+    # 10,001 entries: the first 10,000 are computed (one of 40 ranked last
+    # among 9,999 of 50), the one past the limit is said to be not computed
+    root, client = server
+    leaf = "  - {experiment_id: exp-1, phase: test}\n"
+    text = LEADERBOARD[:LEADERBOARD.index("values:\n") + len("values:\n")] \
+        + "  - {experiment_id: exp-2, phase: test}\n" + leaf * 10_000
+    board = _open(client, root, BOARD, text)
+
+    def hover(line):
+        answer = _ask(client, "textDocument/hover", board, line, 6)
+        return answer["contents"]["value"] if answer else None
+
+    first = 6  # 0-based line of entry 1
+    assert "entry 1 (m2, baseline, test): mean **40**, std 0, rank **10000**" in hover(first)
+    assert "entry 5000 (m, baseline, test): mean **50**, std 0, rank **1**" in hover(first + 4999)
+    assert "entry 10000 (m, baseline, test): mean **50**, std 0, rank **1**" in hover(first + 9999)
+    past = hover(first + 10_000)
+    assert "entry 10000 " not in past
+    assert "no entry computed here: the leaderboard has more than 10,000 values (line 10007)" in past
+
+
 # the findings the repository of _repo() has with META naming no such benchmark
 WITH_BAD_META = {META: [("PL307", 1)], "experiments/lb/exp-2/val/summary.yaml": [("PL101", 0), ("PL103", 0)],
                  BOARD: [("PL404", 11)]}
