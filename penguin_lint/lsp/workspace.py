@@ -24,7 +24,10 @@ import hashlib
 import json
 import logging
 import os
+import pickle
+import signal
 import sys
+import warnings
 from typing import Callable, Dict, List, Optional
 
 from lsprotocol import types
@@ -94,6 +97,93 @@ async def _run_all(project: Project) -> Optional[List[Finding]]:
     """The findings of ``--all`` (None when the run fails: said in the log)."""
     if project.error is not None:
         return []
+    if hasattr(os, "fork"):
+        return await _run_forked(project)
+    return await _run_process(project)
+
+
+async def _run_forked(project: Project) -> Optional[List[Finding]]:
+    """``--all`` in a child forked from the server: no interpreter to start
+    and nothing to import again (on a small repository, most of what a new
+    process costs). The child has no part in the protocol (its standard
+    input and output are closed to it) and sends its findings back pickled,
+    once, at the end."""
+    loop = asyncio.get_running_loop()
+    read_end, write_end = os.pipe()
+    with warnings.catch_warnings():
+        # (Python 3.12 warns of any fork in a process with threads: the
+        # child touches nothing the server's other threads hold)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:  # the child: never returns
+        os.close(read_end)
+        _child(project, write_end)
+    os.close(write_end)
+    try:
+        data = await loop.run_in_executor(None, _read_all, read_end)
+        _, status = await loop.run_in_executor(None, os.waitpid, pid, 0)
+    except asyncio.CancelledError:
+        _kill(pid)  # the server is going: its run goes with it
+        raise
+    finally:
+        os.close(read_end)
+    code = os.waitstatus_to_exitcode(status)
+    try:
+        if code != 0:
+            raise ValueError(f"exit status {code}")
+        found = pickle.loads(data)
+        if not isinstance(found, list) or not all(isinstance(f, Finding) for f in found):
+            raise ValueError("not a list of findings")
+        return found
+    except Exception as e:  # (the child's own pickle: only a truncated one fails)
+        log.warning("workspace diagnostics: penguin-lint --all failed: %s", e)
+        return None
+
+
+def _child(project: Project, write_end: int) -> None:
+    status = 1
+    try:
+        devnull = os.open(os.devnull, os.O_RDWR)
+        os.dup2(devnull, 0)
+        os.dup2(devnull, 1)
+        _lower_priority(0)
+        from penguin_lint.api import lint
+
+        result = lint(project.root)
+        data = pickle.dumps(list(result.findings), protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(write_end, view):]
+        status = 0
+    except BaseException as e:  # said on standard error, the server's log
+        try:
+            os.write(2, f"penguin-lint lsp: warning: workspace diagnostics: {type(e).__name__}: {e}\n"
+                     .encode("utf-8", "replace"))
+        except OSError:
+            pass
+    finally:
+        os._exit(status)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+
+
+async def _run_process(project: Project) -> Optional[List[Finding]]:
+    """``penguin-lint --all`` as a process of its own (where there is no fork)."""
     try:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "penguin_lint", "--all", "--format", "json", "--root", str(project.root),
@@ -106,7 +196,7 @@ async def _run_all(project: Project) -> Optional[List[Finding]]:
     try:
         out, err = await proc.communicate()
     except asyncio.CancelledError:
-        proc.kill()  # the server is going: its run goes with it
+        proc.kill()
         raise
     try:
         if proc.returncode not in (0, 1):
@@ -118,8 +208,9 @@ async def _run_all(project: Project) -> Optional[List[Finding]]:
 
 
 def _lower_priority(pid: int) -> None:
-    """The run (and the workers it forks after this) yields the processor
-    to the server. Where priorities cannot be set, it runs as it is."""
+    """The run (and the workers it forks after this; ``pid`` 0: this
+    process) yields the processor to the server. Where priorities cannot be
+    set, it runs as it is."""
     setpriority = getattr(os, "setpriority", None)
     if setpriority is None:
         return
