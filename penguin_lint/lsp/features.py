@@ -122,6 +122,12 @@ def register(server, diagnostic) -> None:
         return types.WorkspaceDiagnosticReport(items=items)
 
 
+def stop_workspace(ls) -> None:
+    """End the whole runs under way: the server is shutting down."""
+    for kept in ls.workspace_findings.values():
+        kept.stop()
+
+
 def start_workspace(ls) -> None:
     """Lint the workspace's repositories in the background, for a client
     that pulls diagnostics: its first pull then finds them done, or under way."""

@@ -25,7 +25,7 @@ from penguin_lint.address import rule_docs
 from penguin_lint.core.config import CONFIG_FILE
 from penguin_lint.engine.runner import ToolError
 from penguin_lint.findings import ERROR, Finding
-from penguin_lint.lsp.features import disk_changed, register, start_workspace
+from penguin_lint.lsp.features import disk_changed, register, start_workspace, stop_workspace
 from penguin_lint.lsp.messages import BadMessage, DropTraceback, Protocol
 from penguin_lint.lsp.project import Project
 from penguin_lint.lsp.textmap import TextMap
@@ -332,6 +332,10 @@ def make_server() -> PenguinServer:
             disk_changed(ls)
         for project, paths in todo.items():
             ls.lint_open(project, paths)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: PenguinServer, params: None):
+        stop_workspace(ls)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: PenguinServer, params: types.DidCloseTextDocumentParams):

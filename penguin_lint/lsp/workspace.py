@@ -83,6 +83,11 @@ class WorkspaceFindings:
             if differs and self.changed is not None:
                 self.changed()
 
+    def stop(self) -> None:
+        """End the run under way (the server is shutting down)."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
     async def refresh(self) -> Dict[str, List[Finding]]:
         """The findings from the files as they are after every change the
         server was told of: what the run under way gives, or a new one."""
@@ -125,8 +130,6 @@ async def _run_forked(project: Project) -> Optional[List[Finding]]:
     except asyncio.CancelledError:
         _kill(pid)  # the server is going: its run goes with it
         raise
-    finally:
-        os.close(read_end)
     code = os.waitstatus_to_exitcode(status)
     try:
         if code != 0:
@@ -166,12 +169,18 @@ def _child(project: Project, write_end: int) -> None:
 
 
 def _read_all(fd: int) -> bytes:
+    """What the child writes, to its end; the pipe is closed here, by the
+    one thread that reads it (a run cancelled meanwhile ends it with the
+    child)."""
     chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
+    try:
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
 
 
 def _kill(pid: int) -> None:

@@ -4,6 +4,10 @@ both giving the findings of ``--all``."""
 from __future__ import annotations
 
 import asyncio
+import os
+import time
+
+import pytest
 
 from penguin_lint.lsp import workspace
 from penguin_lint.lsp.project import Project
@@ -29,3 +33,33 @@ def test_forked_and_separate_runs_find_what_all_finds(tmp_path, monkeypatch):
     assert ("PL307", meta, 2) in [k[:3] for k in expected]
     assert _key(forked) == expected
     assert _key(separate) == expected
+
+
+def test_a_run_cancelled_ends_its_child(tmp_path, monkeypatch):
+    # the server shutting down cancels the run: the forked child is killed and reaped
+    root = write_repo(tmp_path / "repo", {}, VALID)
+    monkeypatch.setenv("PENGUIN_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    children = []
+    fork = os.fork
+
+    def slow_fork():
+        pid = fork()
+        if pid == 0:
+            time.sleep(30)  # a long run
+        children.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", slow_fork)
+
+    async def go():
+        task = asyncio.ensure_future(workspace._run_forked(Project(root)))
+        while not children:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(go())
+    (pid,) = children
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # gone, and reaped
