@@ -2,7 +2,9 @@
 go to definition, hover, and the workspace's diagnostics (pull). Each reads
 the buffer's line at the cursor, the server's overlay of open buffers over
 the repository, and only the folders and files the name at the cursor
-leads to.
+leads to. What answers them is imported on the first request of its kind:
+the server's start (to an open file's first diagnostics) does not wait for
+it.
 """
 from __future__ import annotations
 
@@ -13,9 +15,8 @@ from typing import List, Optional
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from penguin_lint.lsp import completion, definition, hover, workspace
+from penguin_lint.lsp import workspace
 from penguin_lint.lsp.cursor import Spot, char_index, spot
-from penguin_lint.lsp.knowledge import Knowledge
 from penguin_lint.lsp.project import Project
 from penguin_lint.lsp.textmap import TextMap
 from penguin_lint.pipeline import find_root
@@ -77,6 +78,9 @@ def register(server, diagnostic) -> None:
         a = at(ls, params.text_document.uri, params.position)
         if a is None:
             return None
+        from penguin_lint.lsp import completion
+        from penguin_lint.lsp.knowledge import Knowledge
+
         return completion.complete(Knowledge(a.project.repo), a.kind, a.groups, a.spot, a.line, a.units)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
@@ -84,6 +88,9 @@ def register(server, diagnostic) -> None:
         a = at(ls, params.text_document.uri, params.position)
         if a is None:
             return None
+        from penguin_lint.lsp import definition
+        from penguin_lint.lsp.knowledge import Knowledge
+
         found = definition.targets(Knowledge(a.project.repo), a.kind, a.groups, a.spot)
         return [types.Location(uri=uri_in(a.project, p), range=types.Range(
             start=types.Position(line=line, character=0), end=types.Position(line=line, character=0)))
@@ -184,6 +191,9 @@ def diagnostics_of(ls, project: Project, path: str, findings, text: Optional[str
 
 
 def hover_text(ls, a: At, params: types.HoverParams) -> Optional[str]:
+    from penguin_lint.lsp import hover
+    from penguin_lint.lsp.knowledge import Knowledge
+
     parts: List[str] = []
     board = a.groups.get("leaderboard")
     if a.kind == "leaderboard":

@@ -32,7 +32,6 @@ from typing import Callable, Dict, List, Optional
 
 from lsprotocol import types
 
-from penguin_lint.engine.merge import MergeError, _finding
 from penguin_lint.findings import Finding
 from penguin_lint.lsp.project import Project
 
@@ -193,6 +192,8 @@ def _kill(pid: int) -> None:
 
 async def _run_process(project: Project) -> Optional[List[Finding]]:
     """``penguin-lint --all`` as a process of its own (where there is no fork)."""
+    from penguin_lint.engine.merge import MergeError, _finding
+
     try:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "penguin_lint", "--all", "--format", "json", "--root", str(project.root),
