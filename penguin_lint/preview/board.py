@@ -93,6 +93,7 @@ class Entries:
         self.stop: Optional[int] = None
         self.note: Optional[str] = None
         self._means: Optional[List[float]] = None
+        self._rows: Dict[int, Row] = {}
         ctx = Context(repo, repo.config)
         path = ctx.layout.leaderboard_file(leaderboard_id)
         if not safe_segment(leaderboard_id) or not repo.is_file(path):
@@ -124,10 +125,12 @@ class Entries:
         return lo - 1 if lo else None
 
     def row(self, index: int) -> Row:
-        row = _row(self.expr, index, self.expr.tops[index])
-        if row.mean is not None:
-            # _rank's: equal means share the rank of the first of them
-            row.rank = 1 + sum(1 for m in self.means() if m > row.mean)
+        row = self._rows.get(index)
+        if row is None:
+            row = self._rows[index] = _row(self.expr, index, self.expr.tops[index])
+            if row.mean is not None:
+                # _rank's: equal means share the rank of the first of them
+                row.rank = 1 + sum(1 for m in self.means() if m > row.mean)
         return row
 
     def means(self) -> List[float]:
