@@ -113,12 +113,22 @@ async def _run_forked(project: Project) -> Optional[List[Finding]]:
     input and output are closed to it) and sends its findings back pickled,
     once, at the end."""
     loop = asyncio.get_running_loop()
-    read_end, write_end = os.pipe()
-    with warnings.catch_warnings():
-        # (Python 3.12 warns of any fork in a process with threads: the
-        # child touches nothing the server's other threads hold)
-        warnings.simplefilter("ignore", DeprecationWarning)
-        pid = os.fork()
+    try:
+        read_end, write_end = os.pipe()
+    except OSError as e:
+        log.warning("workspace diagnostics: penguin-lint --all could not start: %s", e)
+        return None
+    try:
+        with warnings.catch_warnings():
+            # (Python 3.12 warns of any fork in a process with threads: the
+            # child touches nothing the server's other threads hold)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+    except OSError as e:  # out of processes or memory
+        os.close(read_end)
+        os.close(write_end)
+        log.warning("workspace diagnostics: penguin-lint --all could not start: %s", e)
+        return None
     if pid == 0:  # the child: never returns
         os.close(read_end)
         _child(project, write_end)

@@ -63,3 +63,14 @@ def test_a_run_cancelled_ends_its_child(tmp_path, monkeypatch):
     (pid,) = children
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # gone, and reaped
+
+
+def test_a_run_that_cannot_start_is_said_in_the_log(tmp_path, monkeypatch, caplog):
+    root = write_repo(tmp_path / "repo", {}, VALID)
+
+    def no_fork():
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert asyncio.run(workspace._run_forked(Project(root))) is None
+    assert "penguin-lint --all could not start: [Errno 11] Resource temporarily unavailable" in caplog.text
