@@ -101,7 +101,7 @@ OTHER_COMMANDS = {
     "pip install .": "test_the_install_commands_name_what_exists",
     ".venv/bin/pip install -q '.[test]'": "test_the_install_commands_name_what_exists",
     f"pip install 'git+{PROJECT_URL}@<commit-sha>'": "test_the_install_commands_name_what_exists",
-    ".venv/bin/python -m pytest -q": "this suite",
+    ".venv/bin/python -m pytest -q -n auto": "this suite",
     "pip install pre-commit": "tests/integration/test_precommit.py",
     "pre-commit install": "tests/integration/test_precommit.py",
     "git commit -m 'Add sql-puzzles'": "tests/integration/test_precommit.py",
