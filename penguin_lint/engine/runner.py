@@ -20,7 +20,7 @@ from penguin_lint.engine.parallel import NoParallel, default_jobs, run_parallel
 from penguin_lint.engine.result import Result
 from penguin_lint.findings import Finding
 from penguin_lint.pr.blame import Change, Scope
-from penguin_lint.core.repo import SKIPPED_DIRS, Repository
+from penguin_lint.core.repo import SKIPPED_DIRS, ReadLog, Repository
 from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule
 from penguin_lint.suppressions import Ledger
@@ -122,7 +122,7 @@ class Engine:
                     directives = doc.directives if doc is not None else ()
                     added = None
                     if directives and self._review is not None:
-                        added = self._review.added_suppressions(p, directives)
+                        added = self._review.added_suppressions(p, directives, doc.content_id)
                     self.ledger.note(p, directives, added)
             out = self.ledger.filter(out)
         return out
@@ -347,6 +347,9 @@ class Engine:
         the change affects. They are checked folder by folder in path order, documents dropped after each
         one, so memory stays that of the largest folder. With ``shard``, only
         the subjects of the folders that part owns (``engine.shard.change_units``)."""
+        # what each check reads, for scope to tell whether the base would find the same
+        track = scope.base is not None
+        self.repo.reads = ReadLog() if track else None
         gathered = change_subjects(self, change, scope)
         subjects, own = gathered.subjects, gathered.own
         plan = None
@@ -377,14 +380,19 @@ class Engine:
                     files += 1
             # Every finding of a subject the change touches, holds or affects
             # is a candidate; scope decides which the change is blamed for.
+            found = self.check(s)
+            if track:
+                scope.read(self.repo.reads)
+                self.repo.reads = ReadLog()
             candidates = [
-                f for f in self.check(s)
+                f for f in found
                 if scope.touches(f.path) or s.path in dependents
                 or s.path in change.touched or s.path in touched_dirs
             ]
             if candidates:
                 findings.add(scope.report(s, candidates, self))
         units.close()
+        self.repo.reads = None
         # Unused suppressions are judged where every finding is reported.
         result = self._finish(findings.findings(), files, report_unused=scope.touches,
                               more=findings.more)
