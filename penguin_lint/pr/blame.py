@@ -46,7 +46,7 @@ class Checker(Protocol):
 
     def subject(self, path: str, is_dir: bool) -> Subject: ...
 
-    def check(self, subject: Subject) -> List[Finding]: ...
+    def check(self, subject: Subject, codes: Optional[Set[str]] = None) -> List[Finding]: ...
 
 
 @dataclass
@@ -158,7 +158,7 @@ class Scope:
         #: leaderboard -> the meta_info.yaml whose change re-checks it)
         self.causes: Dict[str, Set[str]] = {}
         self._fp = Fingerprints()
-        self._base_prints: Dict[str, Dict[tuple, List[Finding]]] = {}
+        self._base_prints: Dict[tuple, Dict[tuple, List[Finding]]] = {}
         self._inputs = SameInputs()
 
     def touches(self, path: str) -> bool:
@@ -190,11 +190,12 @@ class Scope:
             return False
         return self._inputs.hold(engine.repo, base.repo)
 
-    def _base_found(self, subject: Subject) -> Dict[tuple, List[Finding]]:
-        """The base's findings on ``subject``, by fingerprint without the key
-        path (:func:`_loose`)."""
+    def _base_found(self, subject: Subject, codes: frozenset) -> Dict[tuple, List[Finding]]:
+        """The base's findings on ``subject`` by the rules of ``codes`` (those
+        the working tree found something with: no other finding of the base
+        decides a verdict), by fingerprint without the key path (:func:`_loose`)."""
         base_path = self.change.base_path(subject.path)
-        got = self._base_prints.get(base_path)
+        got = self._base_prints.get((base_path, codes))
         if got is None:
             got = {}
             base = self.base
@@ -202,9 +203,9 @@ class Scope:
             if base_path == "" or (entry is not None and (entry.is_dir == subject.is_dir)):
                 # the same part as on this side (focus.py): like with like
                 s = replace(base.subject(base_path, subject.is_dir), focus=subject.focus)
-                for f in base.check(s):
+                for f in base.check(s, codes):
                     got.setdefault(_loose(f, f.path), []).append(f)
-            self._base_prints[base_path] = got
+            self._base_prints[(base_path, codes)] = got
         return got
 
     def _print(self, engine: Checker, f: Finding, path: str) -> tuple:
@@ -262,7 +263,7 @@ class Scope:
                 groups: Dict[tuple, List[int]] = {}
                 for i, f in enumerate(findings):
                     groups.setdefault(_loose(f, self.change.base_path(f.path)), []).append(i)
-                base_found = self._base_found(subject)
+                base_found = self._base_found(subject, frozenset(f.code for f in findings))
                 for key, group in groups.items():
                     theirs = base_found.get(key, ())
                     if len(theirs) >= len(group):
