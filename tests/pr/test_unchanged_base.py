@@ -139,3 +139,22 @@ def test_a_rule_that_reads_the_base_is_never_taken_as_alike(repo, git_env):
     (root / ".penguin-lint.toml").write_text('select = ["PL"]\nignore = ["PL306"]\n')
     run = lint(root, "--no-cache", ".penguin-lint.toml")
     assert [(f["code"], f["path"], f["new"]) for f in run.findings] == [("PL502", ".penguin-lint.toml", True)]
+
+
+def test_a_published_board_unchanged_since_head_is_not_published_by_the_change(repo, git_env, monkeypatch):
+    # PL501 reads HEAD itself; the same bytes there mean no finding, without a parse of HEAD
+    root = repo({BOARD: DUPLICATE.replace("status: draft", "status: published")})
+    _commit(root)
+    parsed = _base_parses(monkeypatch)
+    run = lint(root, "--no-cache", BOARD)
+    assert [f["code"] for f in run.findings] == ["PL407"]
+    assert parsed == Counter()
+    (root / BOARD).write_text((root / BOARD).read_text().replace("title: LB", "title: Board"))
+    git(root, "commit", "-q", "-am", "retitled")
+    (root / BOARD).write_text(DUPLICATE.replace("title: LB", "title: Board"))  # back to draft
+    git(root, "add", BOARD)
+    git(root, "commit", "-q", "-m", "draft")
+    (root / BOARD).write_text(DUPLICATE.replace("title: LB", "title: Board").replace("status: draft",
+                                                                                      "status: published"))
+    run = lint(root, "--no-cache", BOARD)
+    assert sorted((f["code"], f["new"]) for f in run.findings) == [("PL407", False), ("PL501", True)]
