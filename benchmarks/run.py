@@ -17,7 +17,7 @@ see benchmarks/README.md for the targets):
   S2, S4, S8. for 2, 4 and 8 shards (--all --shard K/N -j1 --format json, each writing its
        report): the slowest shard, and `penguin-lint merge` of their reports, each as a ratio of
        one --all -j1 run (large). With --shards, only these rows.
-With --editor, only E1-E20: the language server's answers (benchmarks/editor.py).
+With --editor, only E1-E24: the language server's answers (benchmarks/editor.py).
 With --huge, only H1-H3: one and four leaderboards of 125,000 leaves (benchmarks/huge.py), and
 the preview of one, against the CSafeLoader floor on the same files (CPU time and peak memory).
 With --waits, only W1-W5, where contributors wait (benchmarks/waits.py).
@@ -481,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the huge-leaderboard rows (H1-H3): one leaderboard of 125,000 "
                              "leaves (4.6 MB), and four of them, against the CSafeLoader floor")
     parser.add_argument("--editor", action="store_true",
-                        help="only the editor rows (E1-E20, benchmarks/editor.py): each language server "
+                        help="only the editor rows (E1-E24, benchmarks/editor.py): each language server "
                              "answer on examples/repo and the large repository, within 0.1 s")
     parser.add_argument("--shards", action="store_true",
                         help="only the shard rows (S2, S4, S8): the slowest of N shards and the "

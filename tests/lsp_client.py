@@ -17,9 +17,9 @@ def uri_of(path: Path) -> str:
 
 
 class LspClient:
-    def __init__(self, cwd: Path, timeout: float = 30.0):
+    def __init__(self, cwd: Path, timeout: float = 30.0, env: Optional[Dict[str, str]] = None):
         self.timeout = timeout
-        self.proc = subprocess.Popen([sys.executable, "-m", "penguin_lint", "lsp"], cwd=str(cwd),
+        self.proc = subprocess.Popen([sys.executable, "-m", "penguin_lint", "lsp"], cwd=str(cwd), env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self._next_id = 0
         self._messages: "queue.Queue[Optional[dict]]" = queue.Queue()
@@ -92,11 +92,14 @@ class LspClient:
     def notify(self, method: str, params) -> None:
         self._send({"method": method, "params": params})
 
-    def initialize(self, root: Path, encodings=("utf-16",)) -> dict:
+    def initialize(self, root: Path, encodings=("utf-16",), refresh: bool = False) -> dict:
+        """``refresh``: the client says it can be asked to pull diagnostics again."""
         result = self.request("initialize", {
             "processId": None, "rootUri": uri_of(root), "capabilities": {
-                "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}},
+                "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True},
+                              "diagnostics": {"refreshSupport": refresh}},
                 "textDocument": {"publishDiagnostics": {"versionSupport": True},
+                                 "diagnostic": {"dynamicRegistration": False},
                                  "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {
                                      "valueSet": ["quickfix", "source.fixAll"]}}}},
                 "general": {"positionEncodings": list(encodings)}}})
@@ -116,6 +119,14 @@ class LspClient:
 
         self._pump(done, timeout)
         return self.diagnostics[uri][-1]["diagnostics"]
+
+    def wait_request(self, method: str, timeout: Optional[float] = None) -> dict:
+        """The first request the server sent with ``method`` (already answered)."""
+        def sent():
+            return [r for r in self.server_requests if r.get("method") == method]
+
+        self._pump(lambda: bool(sent()), timeout)
+        return sent()[0]
 
     def published(self, uri: str) -> int:
         return len(self.diagnostics.get(uri, ()))

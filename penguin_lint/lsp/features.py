@@ -2,7 +2,9 @@
 go to definition, hover, and the workspace's diagnostics (pull). Each reads
 the buffer's line at the cursor, the server's overlay of open buffers over
 the repository, and only the folders and files the name at the cursor
-leads to.
+leads to. What answers them is imported on the first request of its kind:
+the server's start (to an open file's first diagnostics) does not wait for
+it.
 """
 from __future__ import annotations
 
@@ -13,9 +15,8 @@ from typing import List, Optional
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from penguin_lint.lsp import completion, definition, hover, workspace
+from penguin_lint.lsp import workspace
 from penguin_lint.lsp.cursor import Spot, char_index, spot
-from penguin_lint.lsp.knowledge import Knowledge
 from penguin_lint.lsp.project import Project
 from penguin_lint.lsp.textmap import TextMap
 from penguin_lint.pipeline import find_root
@@ -77,6 +78,9 @@ def register(server, diagnostic) -> None:
         a = at(ls, params.text_document.uri, params.position)
         if a is None:
             return None
+        from penguin_lint.lsp import completion
+        from penguin_lint.lsp.knowledge import Knowledge
+
         return completion.complete(Knowledge(a.project.repo), a.kind, a.groups, a.spot, a.line, a.units)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
@@ -84,6 +88,9 @@ def register(server, diagnostic) -> None:
         a = at(ls, params.text_document.uri, params.position)
         if a is None:
             return None
+        from penguin_lint.lsp import definition
+        from penguin_lint.lsp.knowledge import Knowledge
+
         found = definition.targets(Knowledge(a.project.repo), a.kind, a.groups, a.spot)
         return [types.Location(uri=uri_in(a.project, p), range=types.Range(
             start=types.Position(line=line, character=0), end=types.Position(line=line, character=0)))
@@ -115,12 +122,52 @@ def register(server, diagnostic) -> None:
         previous = {p.uri: p.value for p in params.previous_result_ids or ()}
         items: list = []
         for project in projects(ls):
-            kept = ls.workspace_findings.setdefault(project.root, workspace.WorkspaceFindings())
             open_paths = set(ls.open_in(project))
             items += await workspace.reports(
-                project, kept, ls.disk_generation, open_paths, previous, lambda p, pr=project: uri_in(pr, p),
+                kept_findings(ls, project), open_paths, previous, lambda p, pr=project: uri_in(pr, p),
                 lambda p, found, pr=project: diagnostics_of(ls, pr, p, found))
         return types.WorkspaceDiagnosticReport(items=items)
+
+
+def stop_workspace(ls) -> None:
+    """End the whole runs under way: the server is shutting down."""
+    for kept in ls.workspace_findings.values():
+        kept.stop()
+
+
+def start_workspace(ls) -> None:
+    """Lint the workspace's repositories in the background, for a client
+    that pulls diagnostics: its first pull then finds them done, or under way."""
+    text_document = ls.client_capabilities.text_document
+    if text_document is None or text_document.diagnostic is None:
+        return  # a client that never asks would only pay for the run
+    for project in projects(ls):
+        kept_findings(ls, project).start()
+
+
+def disk_changed(ls) -> None:
+    """A file changed on disk: the kept workspace findings are brought up
+    to date in the background."""
+    ls.disk_generation += 1
+    for kept in ls.workspace_findings.values():
+        kept.start()
+
+
+def kept_findings(ls, project: Project) -> workspace.WorkspaceFindings:
+    kept = ls.workspace_findings.get(project.root)
+    if kept is None:
+        kept = ls.workspace_findings[project.root] = workspace.WorkspaceFindings(
+            project, lambda: ls.disk_generation, lambda: _pull_again(ls))
+    return kept
+
+
+def _pull_again(ls) -> None:
+    """Ask the client to pull diagnostics again (what it holds is out of
+    date), where it says it can be asked."""
+    space = ls.client_capabilities.workspace
+    support = space.diagnostics if space is not None else None
+    if support is not None and support.refresh_support:
+        ls.workspace_diagnostic_refresh(None)
 
 
 def projects(ls) -> List[Project]:
@@ -144,6 +191,9 @@ def diagnostics_of(ls, project: Project, path: str, findings, text: Optional[str
 
 
 def hover_text(ls, a: At, params: types.HoverParams) -> Optional[str]:
+    from penguin_lint.lsp import hover
+    from penguin_lint.lsp.knowledge import Knowledge
+
     parts: List[str] = []
     board = a.groups.get("leaderboard")
     if a.kind == "leaderboard":
@@ -158,5 +208,5 @@ def hover_text(ls, a: At, params: types.HoverParams) -> Optional[str]:
                                     if (d.range.start.line, d.range.start.character) <= pos
                                     <= (d.range.end.line, d.range.end.character)]))
     fmt = "toml" if a.rel.endswith(".toml") else "yaml"
-    parts.append(hover.suppression(a.text, fmt, a.line + 1, a.column))
+    parts.append(hover.suppression(a.text, fmt, a.line + 1, a.column, a.textmap.line(a.line)))
     return "\n\n---\n\n".join(p for p in parts if p) or None

@@ -14,10 +14,10 @@ from penguin_lint.findings import Finding
 from penguin_lint.lsp.cursor import Spot
 from penguin_lint.lsp.knowledge import Knowledge
 from penguin_lint.output.markdown import code_span, md
-from penguin_lint.preview.board import board as compute_board
+from penguin_lint.preview.board import Entries
 from penguin_lint.rules import get_rule, rule_codes
 from penguin_lint.rules._expressions import DEFAULT_METRIC, show
-from penguin_lint.suppressions import find_directives
+from penguin_lint.suppressions import MARK, find_directives
 
 LEAF_KEYS = ("experiment_id", "phase", "metric")
 
@@ -47,16 +47,19 @@ def leaf(know: Knowledge, board: str, spot: Optional[Spot]) -> Optional[str]:
 
 def entry(know: Knowledge, board: str, line: int, kept: dict, generation: int) -> Optional[str]:
     """The entry of ``values`` that 1-based ``line`` is in, as preview computes
-    it. A board's numbers read every attempt of its experiments (the std):
-    they are kept in ``kept`` while the server's ``generation`` (its count of
-    changes) stays the same."""
+    it. Its rank reads every entry's mean: a board's entries are kept in
+    ``kept`` while the server's ``generation`` (its count of changes) stays
+    the same, and each hover computes its own entry only."""
     got = kept.get(board)
     if got is None or got[0] != generation:
-        got = kept[board] = (generation, compute_board(know.repo, board))
-    rows = [r for r in got[1].rows if r.line is not None and r.line <= line]
-    if not rows:
+        got = kept[board] = (generation, Entries(know.repo, board))
+    entries = got[1]
+    if entries.stop is not None and line >= entries.stop:
+        return f"no entry computed here: {escape_markdown(entries.note)} (line {entries.stop})"
+    index = entries.index_at(line)
+    if index is None:
         return None
-    row = rows[-1]
+    row = entries.row(index)
     label = ", ".join(str(row.label[f]) for f in ("model_name", "algorithm", "phase")
                       if row.label.get(f) is not None)
     head = f"entry {row.index + 1}" + (f" ({escape_markdown(label)})" if label else "")
@@ -79,9 +82,11 @@ def finding(findings: List[Finding]) -> Optional[str]:
     return "\n\n".join(parts) or None
 
 
-def suppression(text: str, fmt: str, line: int, column: int) -> Optional[str]:
-    """The rules a ``penguin-lint:`` comment at 1-based ``line`` names, when
-    ``column`` (0-based characters) is in the comment."""
+def suppression(text: str, fmt: str, line: int, column: int, here: str) -> Optional[str]:
+    """The rules a ``penguin-lint:`` comment at 1-based ``line`` (whose text
+    is ``here``) names, when ``column`` (0-based characters) is in the comment."""
+    if MARK not in here:
+        return None  # no comment to read the whole file for
     for d in find_directives(text, fmt):
         if d.line != line or column < d.column - 1:
             continue

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set
 
+from penguin_lint.cache.folder import cache_folder, inside
 from penguin_lint.core.config import CONFIG_FILE, Config, ConfigError, load_config
 from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.engine.context import Context
@@ -42,6 +43,12 @@ class Project:
         self.repo = OverlayRepository(self.root, self.config)
         if old is not None:
             self.repo.overlay.update(old.overlay)
+
+    def in_cache(self, rel: str) -> bool:
+        """Whether ``rel`` lies in the folder where ``--all`` keeps its cache
+        (what the workspace's run writes there changes nothing it reports)."""
+        folder = inside(self.root, cache_folder(self.root, None, self.config.cache_dir)[0])
+        return bool(folder) and (rel == folder or rel.startswith(folder + "/"))
 
     # -- buffers --------------------------------------------------------------
     def set_buffer(self, rel: str, text: str) -> bool:

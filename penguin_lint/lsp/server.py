@@ -25,7 +25,7 @@ from penguin_lint.address import rule_docs
 from penguin_lint.core.config import CONFIG_FILE
 from penguin_lint.engine.runner import ToolError
 from penguin_lint.findings import ERROR, Finding
-from penguin_lint.lsp.features import register
+from penguin_lint.lsp.features import disk_changed, register, start_workspace, stop_workspace
 from penguin_lint.lsp.messages import BadMessage, DropTraceback, Protocol
 from penguin_lint.lsp.project import Project
 from penguin_lint.lsp.textmap import TextMap
@@ -36,6 +36,9 @@ from penguin_lint.version import __version__
 SOURCE = "penguin-lint"
 FIX_ALL = "source.fixAll.penguin-lint"
 log = logging.getLogger("penguin_lint.lsp")
+# Line maps kept of the texts requests read last (a text is held while its
+# map is: a few buffers' worth)
+KEPT_TEXTMAPS = 4
 
 
 class PenguinServer(LanguageServer):
@@ -54,6 +57,8 @@ class PenguinServer(LanguageServer):
         #: hover computed of a board is kept while it stays the same
         self.generation = 0
         self.workspace_findings: Dict[Path, object] = {}
+        #: (id of a text, encoding) -> (the text, its TextMap), oldest first
+        self._textmaps: Dict[Tuple[int, str], Tuple[str, TextMap]] = {}
 
     # -- documents --------------------------------------------------------------
     def locate(self, uri: str, create: bool = True) -> Optional[Tuple[Project, str]]:
@@ -82,9 +87,20 @@ class PenguinServer(LanguageServer):
         return self.workspace.get_text_document(uri).source
 
     def textmap(self, text: str) -> TextMap:
-        """``text`` with columns counted in the position encoding agreed on."""
+        """``text`` with columns counted in the position encoding agreed on.
+        The maps of the last few texts are kept: every request on a big
+        buffer would otherwise find its lines again."""
         encoding = self.workspace.position_encoding
-        return TextMap(text, str(getattr(encoding, "value", encoding) or "utf-16"))
+        encoding = str(getattr(encoding, "value", encoding) or "utf-16")
+        key = (id(text), encoding)
+        kept = self._textmaps.get(key)
+        if kept is not None and kept[0] is text:
+            return kept[1]
+        out = TextMap(text, encoding)
+        if len(self._textmaps) >= KEPT_TEXTMAPS:
+            self._textmaps.pop(next(iter(self._textmaps)))
+        self._textmaps[key] = (text, out)
+        return out
 
     def sync(self, uri: str) -> Optional[Tuple[Project, str]]:
         """Put the document's current text over its file."""
@@ -267,7 +283,7 @@ def make_server() -> PenguinServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: PenguinServer, params: types.DidSaveTextDocumentParams):
-        ls.disk_generation += 1
+        disk_changed(ls)
         where = ls.sync(params.text_document.uri)
         if where is None:
             return
@@ -291,25 +307,35 @@ def make_server() -> PenguinServer:
                 register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
                     types.FileSystemWatcher(glob_pattern="**/*.{yaml,yml,toml,json}"),
                     types.FileSystemWatcher(glob_pattern="**/" + CONFIG_FILE)]))]))
+        start_workspace(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: PenguinServer, params: types.DidChangeWatchedFilesParams):
         todo: Dict[Project, set] = {}
         ls.generation += 1
-        ls.disk_generation += 1
+        changed = False
         for change in params.changes:
             where = ls.locate(change.uri, create=False)
             if where is None:
                 continue
             project, rel = where
+            if project.in_cache(rel):
+                continue  # the whole run's own records: no change to the repository
+            changed = True
             uris = ls.open_in(project)
             if rel == CONFIG_FILE:
                 project.load_config()
                 todo.setdefault(project, set()).update(uris)
             else:
                 todo.setdefault(project, set()).update(project.affected(rel, (r for r in uris if r != rel)))
+        if changed:
+            disk_changed(ls)
         for project, paths in todo.items():
             ls.lint_open(project, paths)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: PenguinServer, params: None):
+        stop_workspace(ls)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: PenguinServer, params: types.DidCloseTextDocumentParams):

@@ -2,13 +2,20 @@
 files', for an editor's problems panel.
 
 The whole repository is linted by ``penguin-lint --all`` (its cache, its
-workers), in a process of its own, so that the server goes on answering
-the editor meanwhile; it reads the files as saved (the open documents,
-whose buffers may differ, are not in the report). The findings are kept
-until a file changes on disk (a save, a change the client reports, the
-configuration): asked again meanwhile, the server answers from what it kept, and a file whose report the client already holds (its
-``resultId``) is answered "unchanged". Open documents are left out: their
-diagnostics are pushed as they are edited.
+workers), in a process of its own and at a lower priority, so that the
+server goes on answering the editor (and linting the open documents first)
+meanwhile; it reads the files as saved (the open documents, whose buffers
+may differ, are not in the report). The run starts when the client says
+``initialized`` (a client that pulls diagnostics asks soon after), and
+again, in the background, after each change on disk (a save, a change the
+client reports, the configuration): several changes while a run is under
+way make one more run, not one each. A pull answers from the last run that
+saw every change it was told of, waiting for it when it is still under way;
+a file whose report the client already holds (its ``resultId``) is
+answered "unchanged". When a run changes what a client that can be asked
+to pull again holds, it is asked to (``workspace/diagnostic/refresh``).
+Open documents are left out: their diagnostics are pushed as they are
+edited.
 """
 from __future__ import annotations
 
@@ -16,53 +23,201 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
+import pickle
+import signal
 import sys
+import warnings
 from typing import Callable, Dict, List, Optional
 
 from lsprotocol import types
 
-from penguin_lint.engine.merge import MergeError, _finding
 from penguin_lint.findings import Finding
 from penguin_lint.lsp.project import Project
 
 log = logging.getLogger("penguin_lint.lsp")
+# How much lower the whole run's priority is than the server's (nice(2)):
+# the open documents' diagnostics come first.
+NICENESS = 10
 
 
 class WorkspaceFindings:
-    """The findings of one project's last whole run, by path."""
+    """The findings of one project's last whole run, by path, and the run
+    that brings them up to date."""
 
-    def __init__(self):
+    def __init__(self, project: Project, generation: Callable[[], int],
+                 changed: Optional[Callable[[], None]] = None):
+        self.project = project
+        #: the server's count of changes on disk, now
+        self.current = generation
+        #: called when a run's findings differ from those before it
+        self.changed = changed
+        #: the count of changes the kept findings saw (-1: none yet)
         self.generation = -1
         self.by_path: Dict[str, List[Finding]] = {}
         #: paths reported with findings last time (a file fixed since gets an empty report)
         self.reported: set = set()
-        self.lock = asyncio.Lock()
+        #: the count of changes a run failed at (said in the log; not run again for it)
+        self.failed: Optional[int] = None
+        self._task: Optional["asyncio.Future"] = None
 
-    async def refresh(self, project: Project, generation: int) -> Dict[str, List[Finding]]:
-        """The findings of ``penguin-lint --all`` on the files as saved, run
-        again when ``generation`` (the server's count of changes on disk)
-        moved. The run is a process of its own: the server goes on answering
-        while it runs, and it uses the ``--all`` cache and its workers."""
-        async with self.lock:
-            if generation != self.generation:
-                found = await _run_all(project)
-                if found is not None:
-                    self.by_path = {}
-                    for f in found:
-                        self.by_path.setdefault(f.path, []).append(f)
-                    self.generation = generation
-            return self.by_path
+    def start(self) -> None:
+        """Bring the findings up to date in the background (a run under way
+        runs again once it is over, if a change came meanwhile)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._runs())
+
+    async def _runs(self) -> None:
+        while self.generation != self.current() and self.failed != self.current():
+            generation = self.current()
+            found = await _run_all(self.project)
+            if found is None:
+                self.failed = generation
+                continue
+            by_path: Dict[str, List[Finding]] = {}
+            for f in found:
+                by_path.setdefault(f.path, []).append(f)
+            differs = self.generation >= 0 and _ids(by_path) != _ids(self.by_path)
+            self.by_path, self.generation = by_path, generation
+            if differs and self.changed is not None:
+                self.changed()
+
+    def stop(self) -> None:
+        """End the run under way (the server is shutting down)."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    async def refresh(self) -> Dict[str, List[Finding]]:
+        """The findings from the files as they are after every change the
+        server was told of: what the run under way gives, or a new one."""
+        while self.generation != self.current() and self.failed != self.current():
+            self.start()
+            # a pull the client cancels leaves the run going, for the next
+            await asyncio.shield(self._task)
+        return self.by_path
 
 
 async def _run_all(project: Project) -> Optional[List[Finding]]:
     """The findings of ``--all`` (None when the run fails: said in the log)."""
     if project.error is not None:
         return []
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "penguin_lint", "--all", "--format", "json", "--root", str(project.root),
-        cwd=str(project.root), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE)
-    out, err = await proc.communicate()
+    if hasattr(os, "fork"):
+        return await _run_forked(project)
+    return await _run_process(project)
+
+
+async def _run_forked(project: Project) -> Optional[List[Finding]]:
+    """``--all`` in a child forked from the server: no interpreter to start
+    and nothing to import again (on a small repository, most of what a new
+    process costs). The child has no part in the protocol (its standard
+    input and output are closed to it) and sends its findings back pickled,
+    once, at the end."""
+    loop = asyncio.get_running_loop()
+    try:
+        read_end, write_end = os.pipe()
+    except OSError as e:
+        log.warning("workspace diagnostics: penguin-lint --all could not start: %s", e)
+        return None
+    try:
+        with warnings.catch_warnings():
+            # (Python 3.12 warns of any fork in a process with threads: the
+            # child touches nothing the server's other threads hold)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+    except OSError as e:  # out of processes or memory
+        os.close(read_end)
+        os.close(write_end)
+        log.warning("workspace diagnostics: penguin-lint --all could not start: %s", e)
+        return None
+    if pid == 0:  # the child: never returns
+        os.close(read_end)
+        _child(project, write_end)
+    os.close(write_end)
+    try:
+        data = await loop.run_in_executor(None, _read_all, read_end)
+        _, status = await loop.run_in_executor(None, os.waitpid, pid, 0)
+    except asyncio.CancelledError:
+        _kill(pid)  # the server is going: its run goes with it
+        raise
+    code = os.waitstatus_to_exitcode(status)
+    try:
+        if code != 0:
+            raise ValueError(f"exit status {code}")
+        found = pickle.loads(data)
+        if not isinstance(found, list) or not all(isinstance(f, Finding) for f in found):
+            raise ValueError("not a list of findings")
+        return found
+    except Exception as e:  # (the child's own pickle: only a truncated one fails)
+        log.warning("workspace diagnostics: penguin-lint --all failed: %s", e)
+        return None
+
+
+def _child(project: Project, write_end: int) -> None:
+    status = 1
+    try:
+        devnull = os.open(os.devnull, os.O_RDWR)
+        os.dup2(devnull, 0)
+        os.dup2(devnull, 1)
+        _lower_priority(0)
+        from penguin_lint.api import lint
+
+        result = lint(project.root)
+        data = pickle.dumps(list(result.findings), protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(write_end, view):]
+        status = 0
+    except BaseException as e:  # said on standard error, the server's log
+        try:
+            os.write(2, f"penguin-lint lsp: warning: workspace diagnostics: {type(e).__name__}: {e}\n"
+                     .encode("utf-8", "replace"))
+        except OSError:
+            pass
+    finally:
+        os._exit(status)
+
+
+def _read_all(fd: int) -> bytes:
+    """What the child writes, to its end; the pipe is closed here, by the
+    one thread that reads it (a run cancelled meanwhile ends it with the
+    child)."""
+    chunks = []
+    try:
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+
+
+async def _run_process(project: Project) -> Optional[List[Finding]]:
+    """``penguin-lint --all`` as a process of its own (where there is no fork)."""
+    from penguin_lint.engine.merge import MergeError, _finding
+
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "penguin_lint", "--all", "--format", "json", "--root", str(project.root),
+            cwd=str(project.root), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+    except OSError as e:
+        log.warning("workspace diagnostics: penguin-lint --all could not start: %s", e)
+        return None
+    _lower_priority(proc.pid)
+    try:
+        out, err = await proc.communicate()
+    except asyncio.CancelledError:
+        proc.kill()
+        raise
     try:
         if proc.returncode not in (0, 1):
             raise ValueError(err.decode("utf-8", "replace").strip().splitlines()[-1:] or "no output")
@@ -72,17 +227,34 @@ async def _run_all(project: Project) -> Optional[List[Finding]]:
         return None
 
 
+def _lower_priority(pid: int) -> None:
+    """The run (and the workers it forks after this; ``pid`` 0: this
+    process) yields the processor to the server. Where priorities cannot be
+    set, it runs as it is."""
+    setpriority = getattr(os, "setpriority", None)
+    if setpriority is None:
+        return
+    try:
+        setpriority(os.PRIO_PROCESS, pid, min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, 19))
+    except OSError:
+        pass  # gone already, or not ours to change
+
+
 def result_id(findings: List[Finding]) -> str:
     key = repr([(f.code, f.line, f.column, f.end_line, f.end_column, f.message) for f in findings])
     return hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-async def reports(project: Project, kept: WorkspaceFindings, generation: int, open_paths: set,
-                  previous: Dict[str, str], uri_of: Callable[[str], str],
+def _ids(by_path: Dict[str, List[Finding]]) -> Dict[str, str]:
+    return {p: result_id(found) for p, found in by_path.items()}
+
+
+async def reports(kept: WorkspaceFindings, open_paths: set, previous: Dict[str, str],
+                  uri_of: Callable[[str], str],
                   diagnostics_of: Callable[[str, List[Finding]], List[types.Diagnostic]]) -> list:
     """A report for each file with findings (and each that had some before),
     open documents left out."""
-    by_path = await kept.refresh(project, generation)
+    by_path = await kept.refresh()
     out: list = []
     for path in sorted(set(by_path) | kept.reported):
         if path in open_paths:
@@ -102,4 +274,3 @@ async def reports(project: Project, kept: WorkspaceFindings, generation: int, op
 def text_of(project: Project, path: str) -> str:
     data = project.repo.read_bytes(path) or b""
     return data.decode("utf-8", "replace")
-

@@ -81,6 +81,70 @@ def board(repo, leaderboard_id: str) -> Board:
     return out
 
 
+class Entries:
+    """A board's entries one at a time, as a hover asks for them: the entry
+    a line is in, and its row as :func:`board` computes it, ranked among
+    every entry's mean (the means computed once, on the first rank asked
+    for). Only the entries :func:`board` computes are known (``stop``: the
+    line past which none is, with ``note`` saying why)."""
+
+    def __init__(self, repo, leaderboard_id: str):
+        self.expr: Optional[Expressions] = None
+        self.stop: Optional[int] = None
+        self.note: Optional[str] = None
+        self._means: Optional[List[float]] = None
+        self._rows: Dict[int, Row] = {}
+        ctx = Context(repo, repo.config)
+        path = ctx.layout.leaderboard_file(leaderboard_id)
+        if not safe_segment(leaderboard_id) or not repo.is_file(path):
+            return
+        doc = ctx.valid_doc(path)
+        values = doc.data.get("values") if doc is not None and isinstance(doc.data, dict) else None
+        if not isinstance(values, list):
+            return
+        self.expr = Expressions(ctx, doc, leaderboard_id, values)
+        if self.expr.overflow is not None:
+            where, self.note = self.expr.overflow
+            self.stop = self.expr.pos(where).line
+
+    def _line(self, index: int) -> int:
+        return self.expr.doc.value_pos(("values", index)).line or 0
+
+    def index_at(self, line: int) -> Optional[int]:
+        """The entry 1-based ``line`` is in: the last one starting at or
+        before it (None: before the first, or past ``stop``)."""
+        if self.expr is None or (self.stop is not None and line >= self.stop):
+            return None
+        lo, hi = 0, len(self.expr.tops)
+        while lo < hi:  # entries start in order: a binary search reads a few positions
+            mid = (lo + hi) // 2
+            if self._line(mid) <= line:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo - 1 if lo else None
+
+    def row(self, index: int) -> Row:
+        row = self._rows.get(index)
+        if row is None:
+            row = self._rows[index] = _row(self.expr, index, self.expr.tops[index])
+            if row.mean is not None:
+                # _rank's: equal means share the rank of the first of them
+                row.rank = 1 + sum(1 for m in self.means() if m > row.mean)
+        return row
+
+    def means(self) -> List[float]:
+        """The mean of every entry that has one (as ``_row`` sets it)."""
+        if self._means is None:
+            out = []
+            for top in self.expr.tops:
+                mean = self.expr.value(top) if top is not None else None
+                if mean is not None and math.isfinite(mean):
+                    out.append(mean)
+            self._means = out
+        return self._means
+
+
 def _row(expr: Expressions, index: int, top) -> Row:
     line = expr.doc.value_pos(("values", index)).line
     leaves = expr.leaves(top)

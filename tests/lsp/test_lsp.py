@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -352,3 +354,14 @@ def test_a_malformed_notification_is_one_short_log_line_saying_what_was_wrong(tm
         prefix + "didChange notification: its params are null",
         prefix + "didClose notification: required field missing @ $.params.textDocument.uri",
     ], lines
+
+
+def test_the_server_starts_without_what_only_requests_need():
+    # completion, definitions and hover (the preview's numbers) are imported on
+    # their first request: an open file's first diagnostics do not wait for them
+    code = ("import sys, penguin_lint.lsp.server as s; s.make_server(); "
+            "print(sorted(m for m in sys.modules if m.startswith(('penguin_lint.preview', "
+            "'penguin_lint.lsp.hover', 'penguin_lint.lsp.completion', 'penguin_lint.lsp.definition', "
+            "'penguin_lint.lsp.knowledge', 'penguin_lint.engine.merge'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out == "[]\n"

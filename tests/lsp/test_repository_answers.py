@@ -3,6 +3,7 @@ the language server answers from the repository, asked over standard
 input and output as an editor asks."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -156,13 +157,54 @@ def test_hover_says_what_a_leaf_reads_what_an_entry_computes_and_what_a_finding_
     assert hover(0, 0) is None or "PL104" not in hover(0, 0)
 
 
+def test_hover_on_a_board_past_its_limit_computes_only_the_entries_preview_shows(server):
+    # 10,001 entries: the first 10,000 are computed (one of 40 ranked last
+    # among 9,999 of 50), the one past the limit is said to be not computed
+    root, client = server
+    leaf = "  - {experiment_id: exp-1, phase: test}\n"
+    text = LEADERBOARD[:LEADERBOARD.index("values:\n") + len("values:\n")] \
+        + "  - {experiment_id: exp-2, phase: test}\n" + leaf * 10_000
+    board = _open(client, root, BOARD, text)
+
+    def hover(line):
+        answer = _ask(client, "textDocument/hover", board, line, 6)
+        return answer["contents"]["value"] if answer else None
+
+    first = 6  # 0-based line of entry 1
+    assert "entry 1 (m2, baseline, test): mean **40**, std 0, rank **10000**" in hover(first)
+    assert "entry 5000 (m, baseline, test): mean **50**, std 0, rank **1**" in hover(first + 4999)
+    assert "entry 10000 (m, baseline, test): mean **50**, std 0, rank **1**" in hover(first + 9999)
+    past = hover(first + 10_000)
+    assert "entry 10000 " not in past
+    assert "no entry computed here: the leaderboard has more than 10,000 values (line 10007)" in past
+
+
+# the findings the repository of _repo() has with META naming no such benchmark
+WITH_BAD_META = {META: [("PL307", 1)], "experiments/lb/exp-2/val/summary.yaml": [("PL101", 0), ("PL103", 0)],
+                 BOARD: [("PL404", 11)]}
+
+
+def _changed(client: LspClient, root: Path, *rels: str) -> None:
+    """What a client watching files says when ``rels`` change on disk."""
+    client.notify("workspace/didChangeWatchedFiles", {"changes": [
+        {"uri": uri_of(root / rel), "type": 2} for rel in rels]})
+
+
+def _by_path(root: Path, answer) -> dict:
+    return {Path(i["uri"][len("file://"):]).relative_to(root.resolve()).as_posix(): i for i in answer["items"]}
+
+
+def _found(report) -> list:
+    return [(d["code"], d["range"]["start"]["line"]) for d in report["items"]]
+
+
 def test_workspace_diagnostics_list_the_repository_not_only_open_files(server):
     root, client = server
     (root / META).write_text((root / META).read_text().replace("bench-a", "bench-x"))
     (root / SUMMARY2).write_text("n_attempt: 2\nscore_mean: 45.0\nscore_std: 0.0\n")
+    _changed(client, root, META, SUMMARY2)
     first = client.request("workspace/diagnostic", {"previousResultIds": []})
-    found = {Path(i["uri"][len("file://"):]).relative_to(root.resolve()).as_posix():
-             [(d["code"], d["range"]["start"]["line"]) for d in i["items"]] for i in first["items"]}
+    found = {p: _found(i) for p, i in _by_path(root, first).items()}
     assert found[META] == [("PL307", 1)]
     assert found[SUMMARY2] == [("PL303", 1)]
     assert all(i["kind"] == "full" for i in first["items"])
@@ -175,5 +217,77 @@ def test_workspace_diagnostics_list_the_repository_not_only_open_files(server):
     summary = _open(client, root, SUMMARY2, "n_attempt: 2\nscore_mean: 40.0\nscore_std: 0.0\n")
     assert client.diagnostics[summary][-1]["diagnostics"] == []
     third = client.request("workspace/diagnostic", {"previousResultIds": ids})
-    paths = {Path(i["uri"][len("file://"):]).relative_to(root.resolve()).as_posix(): i for i in third["items"]}
+    paths = _by_path(root, third)
     assert SUMMARY2 not in paths and paths[META]["kind"] == "unchanged"
+
+
+def test_workspace_is_linted_from_the_start_for_a_client_that_pulls(tmp_path):
+    # the run starts when the client says initialized: its cache is written
+    # before any pull, and the first pull answers the repository's findings
+    root = _repo(tmp_path)
+    (root / META).write_text((root / META).read_text().replace("bench-a", "bench-x"))
+    records = root / ".penguin-lint-cache"
+    client = LspClient(root)
+    try:
+        client.initialize(root)
+        deadline = time.monotonic() + 60
+        while not list(records.glob("v*/*/*.json")) and time.monotonic() < deadline:
+            client.request("textDocument/hover", {"textDocument": {"uri": uri_of(root / BOARD)},
+                                                  "position": {"line": 0, "character": 0}})
+            time.sleep(0.05)
+        assert list(records.glob("v*/*/*.json")), "no whole run before the first pull"
+        first = client.request("workspace/diagnostic", {"previousResultIds": []})
+        assert {p: _found(i) for p, i in _by_path(root, first).items()} == WITH_BAD_META
+    finally:
+        assert client.close() == 0
+
+
+def test_a_client_that_does_not_pull_costs_no_whole_run(tmp_path):
+    root = _repo(tmp_path)
+    (root / META).write_text((root / META).read_text().replace("bench-a", "bench-x"))
+    client = LspClient(root)
+    try:
+        client.request("initialize", {"processId": None, "rootUri": uri_of(root), "capabilities": {}})
+        client.notify("initialized", {})
+        # a document opened and linted: the server is past initialized
+        _open(client, root, META)
+        assert not (root / ".penguin-lint-cache").exists()
+        # asked after all, it answers (the run made then; the open document left out)
+        answer = client.request("workspace/diagnostic", {"previousResultIds": []})
+        assert {p: _found(i) for p, i in _by_path(root, answer).items()} == \
+            {p: f for p, f in WITH_BAD_META.items() if p != META}
+        assert (root / ".penguin-lint-cache").is_dir()
+    finally:
+        assert client.close() == 0
+
+
+def test_a_file_changed_on_disk_is_linted_again_and_the_client_asked_to_pull(tmp_path):
+    root = _repo(tmp_path)
+    (root / META).write_text((root / META).read_text().replace("bench-a", "bench-x"))
+    client = LspClient(root)
+    try:
+        client.initialize(root, refresh=True)
+        first = client.request("workspace/diagnostic", {"previousResultIds": []})
+        assert {p: _found(i) for p, i in _by_path(root, first).items()} == WITH_BAD_META
+        ids = [{"uri": i["uri"], "value": i["resultId"]} for i in first["items"]]
+        # the run's own cache records change on disk too: they are no change to lint again
+        cache_file = next((root / ".penguin-lint-cache").glob("v*/*/*.json"))
+        _changed(client, root, cache_file.relative_to(root).as_posix())
+        (root / SUMMARY2).write_text("n_attempt: 2\nscore_mean: 45.0\nscore_std: 0.0\n")
+        _changed(client, root, SUMMARY2)
+        # linted again in the background; the client is asked to pull again
+        client.wait_request("workspace/diagnostic/refresh", timeout=60)
+        assert len([r for r in client.server_requests if r["method"] == "workspace/diagnostic/refresh"]) == 1
+        again = _by_path(root, client.request("workspace/diagnostic", {"previousResultIds": ids}))
+        assert {p for p, i in again.items() if i["kind"] == "unchanged"} == set(WITH_BAD_META)
+        assert again[SUMMARY2]["kind"] == "full" and _found(again[SUMMARY2]) == [("PL303", 1)]
+        # repaired on disk: an empty report replaces the one the client holds
+        ids = [{"uri": uri, "value": i["resultId"]} for uri, i in
+               ((uri_of(root / p), i) for p, i in again.items())]
+        (root / SUMMARY2).write_text("n_attempt: 2\nscore_mean: 40.0\nscore_std: 0.0\n")
+        _changed(client, root, SUMMARY2)
+        third = _by_path(root, client.request("workspace/diagnostic", {"previousResultIds": ids}))
+        assert third[SUMMARY2]["kind"] == "full" and third[SUMMARY2]["items"] == []
+        assert {p for p, i in third.items() if i["kind"] == "unchanged"} == set(WITH_BAD_META)
+    finally:
+        assert client.close() == 0
