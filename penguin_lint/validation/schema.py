@@ -212,7 +212,7 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
                 line = placeholder_member(name, property_schema(schema, root, path, name), fmt, root)
                 if line is not None:
                     hint = f"add {line}" + (f" under {where}" if path else "")
-            out.append(Problem("PL101", f"missing required field '{sub}'", pos, hint))
+            out.append(Problem("PL101", f"missing required field '{sub}'", pos, hint, key=path + (name,)))
         return out
     if kind == "type" and path == () and inst is None:
         # YAML reads an empty file (or one of comments only) as null
