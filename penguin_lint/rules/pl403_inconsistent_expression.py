@@ -1,5 +1,5 @@
 """PL403 inconsistent-expression: harness/model/algorithm/phase differ inside one expression."""
-from penguin_lint.rules._expressions import LABEL_FIELDS, LeaderboardRule, expressions, same_key, show
+from penguin_lint.rules._expressions import LABEL_FIELDS, LeaderboardRule, expressions, same_key
 
 
 class InconsistentExpression(LeaderboardRule):
@@ -55,7 +55,8 @@ class InconsistentExpression(LeaderboardRule):
                 if not diffs:
                     continue
                 parts = "; ".join(
-                    f"{f} is {show(a)} for '{r.experiment_id}' (line {ex.line(r)}) but {show(b)} "
+                    f"{f} is {ex.shown(r, f, a)} for '{r.experiment_id}' (line {ex.line(r)}) "
+                    f"but {ex.shown(leaf, f, b)} "
                     f"for '{leaf.experiment_id}' (line {ex.line(leaf)})"
                     for f, a, r, b in diffs)
                 yield self.finding(

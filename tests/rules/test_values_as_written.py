@@ -15,3 +15,16 @@ def test_pl303_quotes_the_summarys_value_as_written(tmp_path, written):
     (f,) = [f for f in lint(root, "--all", "--no-cache").findings if f["code"] == "PL303"]
     assert (f["path"], f["line"]) == (SUMMARY, 2)
     assert f["message"].startswith(f"score_mean is {written} but the 2 attempts average 50")
+
+
+@pytest.mark.parametrize("written,other", [("yes", "m"), ("~", "m"), ("0x1A", "m"), ("No", "yes")])
+def test_pl403_quotes_a_label_yaml_typed_as_the_file_writes_it(repo, written, other):
+    from tests.rules.test_rules_leaderboards import BENCH_B, board, experiment, mean_of
+
+    files = {**BENCH_B, **experiment("exp-1", bench="bench-a", model=other), **experiment("exp-2", model=written)}
+    files.update(board(mean_of("exp-1", "exp-2")))
+    run = lint(repo(files), "--all")
+    (f,) = [f for f in run.findings if f["code"] == "PL403"]
+    shown_first = f"'{other}'" if other == "m" else other  # a string quoted, a typed value as written
+    assert (f"model_name is {shown_first} for 'exp-1' (line 9) but {written} for 'exp-2' (line 10)"
+            in f["message"]), f["message"]
