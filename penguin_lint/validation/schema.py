@@ -149,6 +149,18 @@ def show(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def as_written(doc: Document, path, value) -> str:
+    """A value as a message quotes it: a number, boolean or null as the file
+    writes it (YAML's ``yes``, ``~``, ``0x1A``; TOML's ``1_000``), a string
+    quoted (``show``)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        imp = doc.implicit.get(tuple(path))
+        src = imp[1] if imp is not None else _source_text(doc, path)
+        if src and len(src) <= 60:
+            return src
+    return show(value)
+
+
 def _json_type(value) -> str:
     if value is None:
         return "null"
@@ -285,23 +297,24 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
                         doc.value_pos(path), hint)]
     code = schema.get("x-rule", "PL103")
     msg = schema.get("x-message")
+    shown = as_written(doc, path, inst)
     if msg:
-        message = f"'{where}' {msg}: {show(inst)}"
+        message = f"'{where}' {msg}: {shown}"
     elif kind == "enum":
         options = list(err.validator_value)
         listed = ", ".join(str(o)[:40] for o in options[:10]) + (
             f", … ({len(options):,} in all)" if len(options) > 10 else "")
-        message = f"'{where}' must be one of {listed}, not {show(inst)}"
+        message = f"'{where}' must be one of {listed}, not {shown}"
     elif kind == "const":
-        message = f"'{where}' must be {show(err.validator_value)}, not {show(inst)}"
+        message = f"'{where}' must be {show(err.validator_value)}, not {shown}"
     elif kind == "pattern":
-        message = f"'{where}' does not match {err.validator_value}: {show(inst)}"
+        message = f"'{where}' does not match {err.validator_value}: {shown}"
     elif kind == "format":
-        message = f"'{where}' is not a valid {FORMAT_NAMES.get(err.validator_value, err.validator_value)}: {show(inst)}"
+        message = f"'{where}' is not a valid {FORMAT_NAMES.get(err.validator_value, err.validator_value)}: {shown}"
     elif kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
         word = {"minimum": "at least", "exclusiveMinimum": "greater than",
                 "maximum": "at most", "exclusiveMaximum": "less than"}[kind]
-        message = f"'{where}' must be {word} {err.validator_value}, not {show(inst)}"
+        message = f"'{where}' must be {word} {err.validator_value}, not {shown}"
     elif kind in ("minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"):
         what = "items" if "Items" in kind else "characters" if "Length" in kind else "keys"
         word = "at least" if kind.startswith("min") else "at most"
@@ -310,7 +323,7 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
         detail = err.message if err.message.startswith("item ") else ""
         message = f"'{where}' has repeated items" + (f": {detail}" if detail else "")
     elif kind == "multipleOf":
-        message = f"'{where}' must be a multiple of {err.validator_value}, not {show(inst)}"
+        message = f"'{where}' must be a multiple of {err.validator_value}, not {shown}"
     else:
         message = f"'{where}': {err.message}"
     pos = doc.value_pos(path)
