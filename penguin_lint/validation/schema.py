@@ -298,6 +298,7 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
     code = schema.get("x-rule", "PL103")
     msg = schema.get("x-message")
     shown = as_written(doc, path, inst)
+    near = None
     if msg:
         message = f"'{where}' {msg}: {shown}"
     elif kind == "enum":
@@ -305,6 +306,7 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
         listed = ", ".join(str(o)[:40] for o in options[:10]) + (
             f", … ({len(options):,} in all)" if len(options) > 10 else "")
         message = f"'{where}' must be one of {listed}, not {shown}"
+        near = _near_option(inst, options)
     elif kind == "const":
         message = f"'{where}' must be {show(err.validator_value)}, not {shown}"
     elif kind == "pattern":
@@ -331,7 +333,28 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
         # propertyNames judges the keys: the finding sits on the key
         pos = doc.key_pos(path + (inst,))
         message = message.replace(f"'{where}'", f"'{where}' key", 1)
-    return [Problem(code, message, pos, schema.get("x-hint"))]
+    hint = schema.get("x-hint")
+    if kind == "enum" and near is not None:
+        hint = f"did you mean '{near}'?" + (f" ({hint})" if hint else "")
+    return [Problem(code, message, pos, hint)]
+
+
+# A near miss is looked for among this many options at most, each this long
+# (a schema from a pull request may list thousands).
+_NEAR_OPTIONS, _NEAR_LENGTH = 100, 64
+
+
+def _near_option(value, options):
+    """The option a misspelt enum value was likely meant to be (``publised``
+    -> ``published``), as PL104 offers a key; None when none is close."""
+    if not isinstance(value, str) or len(value) > _NEAR_LENGTH or len(options) > _NEAR_OPTIONS:
+        return None
+    texts = [o for o in options if isinstance(o, str) and len(o) <= _NEAR_LENGTH]
+    close = difflib.get_close_matches(value, texts, n=1, cutoff=0.7)
+    if not close:
+        # a slip of case only (Published, DRAFT)
+        close = [o for o in texts if o.lower() == value.lower()][:1]
+    return close[0] if close else None
 
 
 # -- placeholders for missing keys ------------------------------------------------
