@@ -10,7 +10,8 @@ class InconsistentExpression(LeaderboardRule):
     ``phase``, so every leaf of one top-level expression must agree on all
     four; only the benchmark may differ (RFC-0005). The finding is placed on
     the expression and names the first leaf that disagrees with the first
-    leaf, the field and both values.
+    leaf, the field and both values, as the files write them (a
+    ``model_name: yes`` that YAML reads as true is quoted ``yes``).
     """
 
     code = "PL403"
