@@ -2,7 +2,7 @@
 import datetime as _dt
 import json
 from dataclasses import replace
-from typing import Optional
+from typing import Optional, Tuple
 
 from penguin_lint.loaders.numbers import proposal
 from penguin_lint.rules._summary import recomputed
@@ -34,6 +34,22 @@ def _modified(doc) -> Optional[str]:
         return None
     text = when.strftime("%Y-%m-%dT%H:%M:%SZ")
     return text if len(text) == 20 and is_date_time(text) else None
+
+
+def last_update(subject, ctx, doc) -> Tuple[Optional[str], str]:
+    """(the ``last_update`` a package's benchmark_config states, where it
+    comes from): when git last committed the package's folder, else when the
+    file was last modified; (None, "") when neither is known."""
+    ctx.unrepeatable()  # a commit or a touch changes the date, not the file
+    folder, _, file = subject.path.rpartition("/")
+    history = ctx.history
+    when = history.last_commit(folder) if history is not None else None
+    if when is not None:
+        return when, f"the time of the last commit of {folder or '.'}/"
+    when = _modified(doc)
+    if when is not None:
+        return when, f"when {file} was last modified; git has no commit of its folder"
+    return None, ""
 
 
 class MissingField(ProblemRule):
@@ -72,16 +88,9 @@ class MissingField(ProblemRule):
             return None
         name, fmt = key[0], doc.fmt
         if subject.kind == "benchmark_config" and name == "last_update":
-            ctx.unrepeatable()  # a commit or a touch changes the date, not the file
-            folder, _, file = subject.path.rpartition("/")
-            history = ctx.history
-            when = history.last_commit(folder) if history is not None else None
+            when, source = last_update(subject, ctx, doc)
             if when is not None:
-                return f"add {_line(fmt, name, json.dumps(when))} (the time of the last commit of {folder or '.'}/)"
-            when = _modified(doc)
-            if when is not None:
-                return (f"add {_line(fmt, name, json.dumps(when))} (when {file} was last modified; "
-                        "git has no commit of its folder)")
+                return f"add {_line(fmt, name, json.dumps(when))} ({source})"
             return (f"add {name}: the time of the package's last update, to the second with its offset "
                     "(YYYY-MM-DDTHH:MM:SS+HH:MM)")
         if subject.kind == "summary" and name in _STATISTICS:
