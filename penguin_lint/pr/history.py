@@ -13,15 +13,18 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import time
 from pathlib import Path
 from typing import Dict, Optional
 
 from penguin_lint.pr.git import READ_ONLY, in_work_tree
 
 # Past this, git's answer is not waited for (a long history with the folder
-# in none of it), and past this many questions a run asks no more.
+# in none of it); past this many questions, or this much time spent asking,
+# a run (each of its processes) asks no more.
 TIMEOUT_SECONDS = 5
 MAX_QUESTIONS = 32
+BUDGET_SECONDS = 10
 # What ``%cI`` prints: strict ISO 8601, to the second, with an offset.
 _STRICT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})\Z", re.ASCII)
 
@@ -33,6 +36,7 @@ class FolderHistory:
         self.root = Path(root)
         self._known: Dict[str, Optional[str]] = {}
         self._asked = 0
+        self._spent = 0.0
         self._git: Optional[bool] = None
 
     def last_commit(self, folder: str) -> Optional[str]:
@@ -43,9 +47,11 @@ class FolderHistory:
         if self._git is None:
             self._git = in_work_tree(self.root)
         found = None
-        if self._git and self._asked < MAX_QUESTIONS and "\0" not in folder:
+        if self._git and self._asked < MAX_QUESTIONS and self._spent < BUDGET_SECONDS and "\0" not in folder:
             self._asked += 1
+            start = time.monotonic()
             found = _ask(self.root, folder)
+            self._spent += time.monotonic() - start
         self._known[folder] = found
         return found
 

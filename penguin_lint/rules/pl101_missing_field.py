@@ -48,7 +48,7 @@ def last_update(subject, ctx, doc) -> Tuple[Optional[str], str]:
         return when, f"the time of the last commit of {folder or '.'}/"
     when = _modified(doc)
     if when is not None:
-        return when, f"when {file} was last modified; git has no commit of its folder"
+        return when, f"when {file} was last modified; git gave no commit of its folder"
     return None, ""
 
 

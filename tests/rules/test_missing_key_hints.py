@@ -127,7 +127,7 @@ def test_last_update_outside_git_is_the_files_modification_time(repo):
     os.utime(root / BENCH, (when, when))
     (finding,) = _pl101(lint(root, "--all"), BENCH)
     assert finding["hint"] == ('add last_update = "2026-03-04T11:30:05Z" '
-                               "(when benchmark_config.toml was last modified; git has no commit of its folder)")
+                               "(when benchmark_config.toml was last modified; git gave no commit of its folder)")
     _apply(root, BENCH, finding["hint"])
     assert lint(root, "--all").code == 0
 
@@ -136,7 +136,7 @@ def test_last_update_is_asked_again_after_a_commit_the_cache_does_not_keep_it(re
     root = repo({BENCH: NO_DATE})
     git(root, "init", "-q", "-b", "main")
     (first,) = _pl101(lint(root, "--all"), BENCH)
-    assert "git has no commit of its folder" in first["hint"]
+    assert "git gave no commit of its folder" in first["hint"]
     git(root, "add", "-A")
     monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-03-04T12:30:05+01:00")
     git(root, "commit", "-q", "-m", "base")
