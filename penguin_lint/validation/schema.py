@@ -13,11 +13,11 @@ import json
 import os
 import re
 from functools import lru_cache
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import MAX_PROBLEMS_PER_CODE, Document
-from penguin_lint.loaders.positions import split_lines
+from penguin_lint.loaders.positions import line_starts, split_lines
 from penguin_lint.loaders.numbers import yaml11_number_hint
 from penguin_lint.validation import patterns
 from penguin_lint.validation.fast import compile_schema
@@ -149,16 +149,38 @@ def show(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def as_written(doc: Document, path, value) -> str:
+def as_written(doc: Document, path, value, starts: Optional[dict] = None) -> str:
     """A value as a message quotes it: a number, boolean or null as the file
-    writes it (YAML's ``yes``, ``~``, ``0x1A``; TOML's ``1_000``), a string
-    quoted (``show``)."""
+    writes it (YAML's ``yes``, ``~``, ``0x1A``; TOML's ``1_000``; JSON's
+    ``1.50``), a string quoted (``show``). ``starts``: where the file's
+    lines start, kept across the errors of one file (a rows file may have
+    thousands)."""
     if value is None or isinstance(value, (bool, int, float)):
         imp = doc.implicit.get(tuple(path))
-        src = imp[1] if imp is not None else _source_text(doc, path)
+        src = imp[1] if imp is not None else _one_line_text(doc, path, starts if starts is not None else {})
         if src and len(src) <= 60:
             return src
     return show(value)
+
+
+def _one_line_text(doc: Document, path, starts: dict) -> str:
+    """The text of a one-line value as written ('' if unknown), its line
+    found through the file's line starts, computed once per ``starts``."""
+    text = getattr(doc, "text", None)
+    if not text:
+        return ""
+    pos = doc.value_pos(path)
+    if pos.end_line != pos.line or pos.end_column is None:
+        return ""
+    if "lines" not in starts:
+        starts["lines"] = line_starts(text)
+    at = starts["lines"]
+    if not 0 < pos.line <= len(at):
+        return ""
+    begin = at[pos.line - 1]
+    line = text[begin:at[pos.line] - 1 if pos.line < len(at) else len(text)]
+    src = line.rstrip("\r")[pos.column - 1:pos.end_column - 1].strip()
+    return src if 0 < len(src) <= 60 else ""
 
 
 def _json_type(value) -> str:
@@ -186,8 +208,9 @@ def validate(doc: Document, schema_name: str) -> List[Problem]:
     fast = fast_check_for(schema_name)
     if fast is None or not fast(doc.data):
         validator = validator_for(schema_name)
+        starts: dict = {}  # the file's line starts, found once for all its errors
         for err in validator.iter_errors(doc.data):
-            found = _convert(err, doc, validator.schema)
+            found = _convert(err, doc, validator.schema, starts)
             out.extend(_in_row(found, tuple(err.absolute_path)) if schema_name == _ROWS_SCHEMA else found)
     for path in doc.nonfinite:
         value = doc.get(*path)
@@ -199,7 +222,7 @@ def validate(doc: Document, schema_name: str) -> List[Problem]:
     return out
 
 
-def _convert(err, doc: Document, root=None) -> List[Problem]:
+def _convert(err, doc: Document, root=None, starts: Optional[dict] = None) -> List[Problem]:
     """Problems for one validation error; ``root`` is the whole schema (to
     find what a missing key holds when a branch such as ``then`` requires it)."""
     path = tuple(err.absolute_path)
@@ -297,7 +320,7 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
                         doc.value_pos(path), hint)]
     code = schema.get("x-rule", "PL103")
     msg = schema.get("x-message")
-    shown = as_written(doc, path, inst)
+    shown = as_written(doc, path, inst, starts)
     near = None
     if msg:
         message = f"'{where}' {msg}: {shown}"
