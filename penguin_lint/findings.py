@@ -88,3 +88,6 @@ class Problem:
     pos: Optional[Position] = None
     hint: Optional[str] = None
     path: Optional[str] = None  # defaults to the document's path
+    #: the key path the problem is about, when a rule words it further
+    #: (PL101: the missing key, whose value the rule may know better)
+    key: Optional[tuple] = None

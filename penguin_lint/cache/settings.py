@@ -27,7 +27,7 @@ def settings_key(config, rule_codes: Iterable[str], options: dict) -> str:
 
 # The code that verdicts come from (reporters and the command line only
 # print them).
-_VERDICT_MODULES = ("findings.py", "suppressions.py")
+_VERDICT_MODULES = ("findings.py", "suppressions.py", "pr/history.py")
 _VERDICT_PACKAGES = ("core", "engine", "loaders", "rules", "validation")
 
 

@@ -337,7 +337,10 @@ class UnitCache:
         # parents first: a folder swapped for a link fails its parent's
         # check before any time stamp below it is read
         ordered = {rel: listings[rel] for rel in sorted(listings, key=lambda r: (r.count("/") + (r != ""), r))}
-        return {"listings": ordered, "read": files}
+        out = {"listings": ordered, "read": files}
+        if reads.unrepeatable:
+            out["unrepeatable"] = True
+        return out
 
     def store(self, unit, findings: List[Finding], files: int, inputs: dict,
               avoid: frozenset = frozenset()) -> None:
@@ -348,6 +351,8 @@ class UnitCache:
             return
         if avoid and not avoid.isdisjoint(inputs["read"]):
             return
+        if inputs.get("unrepeatable"):
+            return  # its verdict rests on more than the files it read
         key = unit_key(unit)
         record = {"findings": [[getattr(f, k) for k in FIELDS] for f in findings if f.code != CARRIER],
                   "suppressions": [carrier_out(f) for f in findings if f.code == CARRIER],

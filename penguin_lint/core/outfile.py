@@ -26,10 +26,12 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def check_destination(path: str, roots: Iterable[str] = (), within: Optional[Iterable[str]] = None) -> str:
+def check_destination(path: str, roots: Iterable[str] = (), within: Optional[Iterable[str]] = None,
+                      within_name: str = "the workspace") -> str:
     """The absolute path to write, or OutputRefused. ``roots``: the
     repository (or workspace) folders whose links and ``.git`` are refused
-    on the way; ``within``: when given, the folders the file must lie in."""
+    on the way; ``within``: when given, the folders the file must lie in,
+    which a refusal names as ``within_name``."""
     full = os.path.abspath(path)
     parent = os.path.dirname(full)
     folders = [os.path.abspath(r) for r in roots]
@@ -37,7 +39,7 @@ def check_destination(path: str, roots: Iterable[str] = (), within: Optional[Ite
         bounds = [os.path.abspath(w) for w in within]
         bounds += [os.path.realpath(b) for b in bounds]
         if not any(_inside(parent, b) for b in bounds):
-            raise OutputRefused(path, "outside the workspace; not written")
+            raise OutputRefused(path, f"outside {within_name}; not written")
         folders += bounds
     tops = sorted({os.path.realpath(f) for f in folders})
     # Walked from "/" as the kernel would: a link outside the roots (the
@@ -54,13 +56,14 @@ def check_destination(path: str, roots: Iterable[str] = (), within: Optional[Ite
         cur = os.path.realpath(nxt)
     real = os.path.realpath(parent)
     if within is not None and not any(_inside(real, os.path.realpath(b)) for b in within):
-        raise OutputRefused(path, "outside the workspace; not written")
+        raise OutputRefused(path, f"outside {within_name}; not written")
     return full
 
 
-def open_report(path: str, roots: Iterable[str] = (), within: Optional[Iterable[str]] = None) -> TextIO:
+def open_report(path: str, roots: Iterable[str] = (), within: Optional[Iterable[str]] = None,
+                within_name: str = "the workspace") -> TextIO:
     """A text stream writing a new file at ``path`` (see the module's note)."""
-    full = check_destination(path, roots, within)
+    full = check_destination(path, roots, within, within_name)
     try:
         st = os.lstat(full)
     except FileNotFoundError:

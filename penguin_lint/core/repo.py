@@ -50,7 +50,7 @@ class ReadLog:
     """The listings and files a piece of work read: what its verdict depends
     on, so that a cached verdict is reused only while all of them are unchanged."""
 
-    __slots__ = ("listings", "entries", "files", "stats")
+    __slots__ = ("listings", "entries", "files", "stats", "unrepeatable")
 
     def __init__(self):
         #: folders whose whole listing was read
@@ -63,6 +63,9 @@ class ReadLog:
         self.files: Dict[str, Optional[str]] = {}
         #: path -> (mtime, size, inode, ctime) of the file when it was read
         self.stats: Dict[str, tuple] = {}
+        #: whether the verdict also rests on what no file holds (a hint
+        #: proposing when git last committed a folder): never reused
+        self.unrepeatable = False
 
     def note_doc(self, rel: str, doc: Optional[Document]) -> None:
         # named by the bytes that were parsed, not by a second look at the

@@ -28,6 +28,9 @@ class Context:
         self.renames: Dict[str, str] = {}  # new path -> old path, in the change
         #: paths the change made submodules (gitlinks): folders whose files it never shows
         self.gitlinks: Set[str] = set()
+        #: when git last committed a folder (``pr.history.FolderHistory``,
+        #: handed by the run: the engine runs no git), or None
+        self.history = None
         # Results that several rules share (e.g. a leaderboard's resolved
         # expressions), keyed by the caller; lives as long as one run.
         self.cache: dict = {}
@@ -53,6 +56,14 @@ class Context:
             cached = validate(doc, schema) if doc is not None and schema else []
             self._schema[subject.path] = cached
         return cached
+
+    def unrepeatable(self) -> None:
+        """Say that the verdict being made rests on more than the files read
+        (the time of a commit, a file's modification time): the cache keeps
+        no record of it."""
+        reads = getattr(self.repo, "reads", None)
+        if reads is not None:
+            reads.unrepeatable = True
 
     def valid_doc(self, path: str) -> Optional[Document]:
         """A document that parsed and whose top level is a mapping."""

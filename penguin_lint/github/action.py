@@ -408,12 +408,15 @@ def _write_report(env: Dict[str, str], cwd: str, root: Path, name: str, rel: str
     # The checkout is the pull request's: a link it committed must not
     # carry the report out of the workspace or into .git.
     workspace = env.get("GITHUB_WORKSPACE", "").strip() or str(root)
-    within = [workspace] + ([env["RUNNER_TEMP"]] if env.get("RUNNER_TEMP", "").strip() else [])
+    temp = env.get("RUNNER_TEMP", "").strip()
+    within = [workspace] + ([env["RUNNER_TEMP"]] if temp else [])
+    # a refusal names every folder the report may go in
+    allowed = "the workspace and runner.temp (where a report may go)" if temp else "the workspace"
     roots = [workspace, str(root)]
     try:
-        check_destination(path, roots, within)
+        check_destination(path, roots, within, allowed)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open_report(path, roots, within) as out:
+        with open_report(path, roots, within, allowed) as out:
             write(out)
     except (OSError, OutputRefused) as e:
         # Asked for and not written: the upload after this step would have nothing.

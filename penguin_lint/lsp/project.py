@@ -20,6 +20,7 @@ from penguin_lint.engine.runner import Engine, enabled_rules
 from penguin_lint.findings import Finding
 from penguin_lint.fixes import FileFix, WriteRefused, plan
 from penguin_lint.lsp.overlay import OverlayRepository
+from penguin_lint.pr.history import FolderHistory
 from penguin_lint.rules import all_rules, rule_codes
 
 
@@ -39,6 +40,9 @@ class Project:
             self.config = Config()
             self.error = str(e)
         self.rules = enabled_rules(self.config)
+        # what git says of a folder's last commit, asked again once the
+        # configuration is (the time a hint proposes for last_update)
+        self.history = FolderHistory(self.root)
         old = getattr(self, "repo", None)
         self.repo = OverlayRepository(self.root, self.config)
         if old is not None:
@@ -64,7 +68,9 @@ class Project:
     # -- linting --------------------------------------------------------------
     def _engine(self) -> Engine:
         self.repo.refresh()
-        return Engine(self.repo, self.config, self.rules)
+        engine = Engine(self.repo, self.config, self.rules)
+        engine.ctx.history = self.history
+        return engine
 
     def lints(self, rel: str) -> bool:
         """Whether ``rel`` is a file penguin-lint checks (a file of the layout,

@@ -30,6 +30,16 @@ def cells(r: Row) -> List[str]:
             "; ".join(n for n in (r.problem, r.warning, r.std_note, *r.summary_problems) if n)]
 
 
+def entry(c: Change) -> str:
+    """How a change names its row: its key, the row's label; a row keyed by
+    its place (``values[1]``: its leaves differ, or a label is unknown) by
+    its label as the table shows it, ``(mixed: …)`` and ``?`` included."""
+    r = c.after or c.before
+    if r is None or not c.key.startswith("values["):
+        return c.key
+    return " / ".join(str(r.label.get(f) or "?") for f in LABEL)
+
+
 HEADERS = ["rank", "harness", "model", "algorithm", "phase", "mean", "std", "cost", "duration_ms", "token", "note"]
 
 

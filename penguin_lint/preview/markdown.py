@@ -7,7 +7,7 @@ from typing import Sequence
 
 from penguin_lint.output.log_guard import sanitize
 from penguin_lint.output.markdown import md  # inert Markdown: no link, HTML or mention
-from penguin_lint.preview.cells import HEADERS, arrow, cells, num, ordered, rank_move, std_cell
+from penguin_lint.preview.cells import HEADERS, arrow, cells, entry, num, ordered, rank_move, std_cell
 from penguin_lint.preview.model import AXES, Board
 
 
@@ -89,7 +89,7 @@ def render_changes_markdown(results, all_rows: bool = False) -> str:
             axes = [arrow(val(br, f), val(ar, f)) for f in AXES]
             problem = (ar.problem if ar and ar.problem else br.problem if br and br.problem and not ar else "") or ""
             note = "; ".join(n for n in (c.note, problem, *(ar.summary_problems if ar else ())) if n)
-            out.append("| " + " | ".join([c.kind, md(c.key), rank_move(c), md(mean), md(std), *map(md, axes), md(note)]) + " |")
+            out.append("| " + " | ".join([c.kind, md(entry(c)), rank_move(c), md(mean), md(std), *map(md, axes), md(note)]) + " |")
         if len(shown) > MARKDOWN_ROWS:
             out += ["", _rows_note(len(shown) - MARKDOWN_ROWS)]
         out.append("")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from penguin_lint.output.log_guard import sanitize
-from penguin_lint.preview.cells import HEADERS, arrow, cells, num, ordered, rank_move
+from penguin_lint.preview.cells import HEADERS, arrow, cells, entry, num, ordered, rank_move
 from penguin_lint.preview.model import Board
 
 
@@ -44,7 +44,7 @@ def render_changes_text(results, all_rows: bool = False) -> str:
         for c in shown:
             def m(r):
                 return "-" if r is None else ("n/a" if r.problem else num(r.mean))
-            line = f"  {c.kind:<9} {sanitize(c.key)}  rank {rank_move(c)}  mean {arrow(m(c.before), m(c.after), str)}"
+            line = f"  {c.kind:<9} {sanitize(entry(c))}  rank {rank_move(c)}  mean {arrow(m(c.before), m(c.after), str)}"
             if c.kind == "changed":
                 line += "  (" + ", ".join(c.fields) + ")"
             problem = (c.after or c.before).problem

@@ -128,6 +128,9 @@ class Expressions:
                 break  # the value that crossed the limit is left out whole
             self.tops.append(top)
         self._values: Dict[Path_, Optional[float]] = {}
+        # path -> top-level key -> the source text of a value YAML typed
+        # (``yes``, ``~``, ``0x1A``): what messages quote, not Python's True
+        self._written: Dict[str, Dict[str, str]] = {}
         #: a focus.Focus when the leaderboard is checked only as a dependent
         #: of a change (only the values it covers are looked at), else None
         self.focus = focus
@@ -279,6 +282,10 @@ class Expressions:
         if doc is None:
             return None
         data = {k: type(v)() if isinstance(v, (dict, list)) else v for k, v in doc.data.items()}
+        written = {k: doc.implicit[(k,)][1] for k, v in data.items()
+                   if not isinstance(v, (str, dict, list)) and (k,) in doc.implicit}
+        if written:
+            self._written[path] = written
         st = doc.file_stat
         if st is not None and st[1] > KEEP_BYTES:
             self.ctx.repo.forget(path)
@@ -296,6 +303,12 @@ class Expressions:
         if isinstance(leaf.phase, str):
             out["phase"] = leaf.phase
         return out
+
+    def shown(self, leaf: Leaf, field: str, value) -> str:
+        """A label field's value as a message quotes it: as its
+        meta_info.yaml writes it when YAML typed it (``yes``, not True)."""
+        written = self._written.get(leaf.meta_path or "", {}).get(field) if field in LABEL_FIELDS else None
+        return written if written is not None and len(written) <= 60 else show(value)
 
     def n_attempt(self, leaf: Leaf) -> Optional[int]:
         self.resolve(leaf)

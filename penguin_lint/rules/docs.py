@@ -94,6 +94,10 @@ def rule_page(rule: Rule) -> str:
     doc = rule.doc()
     if doc:
         out += [doc, ""]
+        if "RFC-0005" in doc:
+            # cited by name (it has no address to link): the manual restates it
+            out += ["RFC-0005 is the PenguinHarness leaderboard RFC: see what penguin-lint takes from it in "
+                    "[Leaderboard preview: RFC-0005](../preview.md#rfc-0005).", ""]
     out += ["## Fix", "", PAGE_FIX[rule.fixable] + " See [Fixing findings](../fix.md).", ""]
     out += ["## Example", ""]
     for label, (fname, text) in (("Bad", rule.bad), ("Good", rule.good)):

@@ -9,7 +9,10 @@ class InvalidValue(ProblemRule):
     infinity where a number is expected. Also a leaderboard with more than
     10,000 values or 50,000 leaves and operations in them, on the line where
     the limit is crossed: the leaderboard rules check the values before it
-    only.
+    only. The message quotes the value as the file writes it (``yes``,
+    ``0x1A``, not what YAML made of them), and a misspelt option gets the
+    one it was likely meant to be (``status: publised``: did you mean
+    'published'?).
     """
 
     code = "PL103"

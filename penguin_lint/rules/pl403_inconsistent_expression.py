@@ -1,5 +1,5 @@
 """PL403 inconsistent-expression: harness/model/algorithm/phase differ inside one expression."""
-from penguin_lint.rules._expressions import LABEL_FIELDS, LeaderboardRule, expressions, same_key, show
+from penguin_lint.rules._expressions import LABEL_FIELDS, LeaderboardRule, expressions, same_key
 
 
 class InconsistentExpression(LeaderboardRule):
@@ -10,7 +10,8 @@ class InconsistentExpression(LeaderboardRule):
     ``phase``, so every leaf of one top-level expression must agree on all
     four; only the benchmark may differ (RFC-0005). The finding is placed on
     the expression and names the first leaf that disagrees with the first
-    leaf, the field and both values.
+    leaf, the field and both values, as the files write them (a
+    ``model_name: yes`` that YAML reads as true is quoted ``yes``).
     """
 
     code = "PL403"
@@ -55,7 +56,8 @@ class InconsistentExpression(LeaderboardRule):
                 if not diffs:
                     continue
                 parts = "; ".join(
-                    f"{f} is {show(a)} for '{r.experiment_id}' (line {ex.line(r)}) but {show(b)} "
+                    f"{f} is {ex.shown(r, f, a)} for '{r.experiment_id}' (line {ex.line(r)}) "
+                    f"but {ex.shown(leaf, f, b)} "
                     f"for '{leaf.experiment_id}' (line {ex.line(leaf)})"
                     for f, a, r, b in diffs)
                 yield self.finding(

@@ -8,6 +8,7 @@ from pathlib import Path
 from penguin_lint.core.config import ConfigError
 from penguin_lint.core.repo import Repository
 from penguin_lint.pr.git import GitError
+from penguin_lint.pr.history import FolderHistory
 from penguin_lint.run.fix import fix, mark_fixable
 from penguin_lint.run.kind import RunKind
 from penguin_lint.run.request import Outcome, PenguinLintError
@@ -34,6 +35,8 @@ def execute(kind: RunKind) -> Outcome:
     kind.config, kind.rules, kind.forced = config, rules, forced
     consent = kind.consent(config)
     engine = Engine(repo, config, rules, forced_kinds=forced, suppress=req.suppress, consent=consent)
+    # asked only by a hint that proposes a date (PL101's last_update)
+    engine.ctx.history = FolderHistory(root)
     kind.prepare(engine, rel_paths)
     if req.definition is not None:
         drel = relative(req.definition, kind.cwd, root)
@@ -54,6 +57,7 @@ def execute(kind: RunKind) -> Outcome:
                 again = Engine(Repository(root, config), config, rules, forced_kinds=forced, suppress=req.suppress,
                                consent=consent)
                 again.ctx.options.update(engine.ctx.options)
+                again.ctx.history = engine.ctx.history
                 return kind.lint(again, rel_paths)
 
             fix(outcome, req.diff, req.unsafe_fixes, root, config, relint, kind.warn)

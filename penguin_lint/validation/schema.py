@@ -13,11 +13,11 @@ import json
 import os
 import re
 from functools import lru_cache
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import MAX_PROBLEMS_PER_CODE, Document
-from penguin_lint.loaders.positions import split_lines
+from penguin_lint.loaders.positions import line_starts, split_lines
 from penguin_lint.loaders.numbers import yaml11_number_hint
 from penguin_lint.validation import patterns
 from penguin_lint.validation.fast import compile_schema
@@ -149,6 +149,40 @@ def show(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def as_written(doc: Document, path, value, starts: Optional[dict] = None) -> str:
+    """A value as a message quotes it: a number, boolean or null as the file
+    writes it (YAML's ``yes``, ``~``, ``0x1A``; TOML's ``1_000``; JSON's
+    ``1.50``), a string quoted (``show``). ``starts``: where the file's
+    lines start, kept across the errors of one file (a rows file may have
+    thousands)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        imp = doc.implicit.get(tuple(path))
+        src = imp[1] if imp is not None else _one_line_text(doc, path, starts if starts is not None else {})
+        if src and len(src) <= 60:
+            return src
+    return show(value)
+
+
+def _one_line_text(doc: Document, path, starts: dict) -> str:
+    """The text of a one-line value as written ('' if unknown), its line
+    found through the file's line starts, computed once per ``starts``."""
+    text = getattr(doc, "text", None)
+    if not text:
+        return ""
+    pos = doc.value_pos(path)
+    if pos.end_line != pos.line or pos.end_column is None:
+        return ""
+    if "lines" not in starts:
+        starts["lines"] = line_starts(text)
+    at = starts["lines"]
+    if not 0 < pos.line <= len(at):
+        return ""
+    begin = at[pos.line - 1]
+    line = text[begin:at[pos.line] - 1 if pos.line < len(at) else len(text)]
+    src = line.rstrip("\r")[pos.column - 1:pos.end_column - 1].strip()
+    return src if 0 < len(src) <= 60 else ""
+
+
 def _json_type(value) -> str:
     if value is None:
         return "null"
@@ -174,8 +208,9 @@ def validate(doc: Document, schema_name: str) -> List[Problem]:
     fast = fast_check_for(schema_name)
     if fast is None or not fast(doc.data):
         validator = validator_for(schema_name)
+        starts: dict = {}  # the file's line starts, found once for all its errors
         for err in validator.iter_errors(doc.data):
-            found = _convert(err, doc, validator.schema)
+            found = _convert(err, doc, validator.schema, starts)
             out.extend(_in_row(found, tuple(err.absolute_path)) if schema_name == _ROWS_SCHEMA else found)
     for path in doc.nonfinite:
         value = doc.get(*path)
@@ -187,7 +222,7 @@ def validate(doc: Document, schema_name: str) -> List[Problem]:
     return out
 
 
-def _convert(err, doc: Document, root=None) -> List[Problem]:
+def _convert(err, doc: Document, root=None, starts: Optional[dict] = None) -> List[Problem]:
     """Problems for one validation error; ``root`` is the whole schema (to
     find what a missing key holds when a branch such as ``then`` requires it)."""
     path = tuple(err.absolute_path)
@@ -212,7 +247,7 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
                 line = placeholder_member(name, property_schema(schema, root, path, name), fmt, root)
                 if line is not None:
                     hint = f"add {line}" + (f" under {where}" if path else "")
-            out.append(Problem("PL101", f"missing required field '{sub}'", pos, hint))
+            out.append(Problem("PL101", f"missing required field '{sub}'", pos, hint, key=path + (name,)))
         return out
     if kind == "type" and path == () and inst is None:
         # YAML reads an empty file (or one of comments only) as null
@@ -285,23 +320,26 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
                         doc.value_pos(path), hint)]
     code = schema.get("x-rule", "PL103")
     msg = schema.get("x-message")
+    shown = as_written(doc, path, inst, starts)
+    near = None
     if msg:
-        message = f"'{where}' {msg}: {show(inst)}"
+        message = f"'{where}' {msg}: {shown}"
     elif kind == "enum":
         options = list(err.validator_value)
         listed = ", ".join(str(o)[:40] for o in options[:10]) + (
             f", … ({len(options):,} in all)" if len(options) > 10 else "")
-        message = f"'{where}' must be one of {listed}, not {show(inst)}"
+        message = f"'{where}' must be one of {listed}, not {shown}"
+        near = _near_option(inst, options)
     elif kind == "const":
-        message = f"'{where}' must be {show(err.validator_value)}, not {show(inst)}"
+        message = f"'{where}' must be {show(err.validator_value)}, not {shown}"
     elif kind == "pattern":
-        message = f"'{where}' does not match {err.validator_value}: {show(inst)}"
+        message = f"'{where}' does not match {err.validator_value}: {shown}"
     elif kind == "format":
-        message = f"'{where}' is not a valid {FORMAT_NAMES.get(err.validator_value, err.validator_value)}: {show(inst)}"
+        message = f"'{where}' is not a valid {FORMAT_NAMES.get(err.validator_value, err.validator_value)}: {shown}"
     elif kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
         word = {"minimum": "at least", "exclusiveMinimum": "greater than",
                 "maximum": "at most", "exclusiveMaximum": "less than"}[kind]
-        message = f"'{where}' must be {word} {err.validator_value}, not {show(inst)}"
+        message = f"'{where}' must be {word} {err.validator_value}, not {shown}"
     elif kind in ("minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"):
         what = "items" if "Items" in kind else "characters" if "Length" in kind else "keys"
         word = "at least" if kind.startswith("min") else "at most"
@@ -310,7 +348,7 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
         detail = err.message if err.message.startswith("item ") else ""
         message = f"'{where}' has repeated items" + (f": {detail}" if detail else "")
     elif kind == "multipleOf":
-        message = f"'{where}' must be a multiple of {err.validator_value}, not {show(inst)}"
+        message = f"'{where}' must be a multiple of {err.validator_value}, not {shown}"
     else:
         message = f"'{where}': {err.message}"
     pos = doc.value_pos(path)
@@ -318,7 +356,28 @@ def _convert(err, doc: Document, root=None) -> List[Problem]:
         # propertyNames judges the keys: the finding sits on the key
         pos = doc.key_pos(path + (inst,))
         message = message.replace(f"'{where}'", f"'{where}' key", 1)
-    return [Problem(code, message, pos, schema.get("x-hint"))]
+    hint = schema.get("x-hint")
+    if kind == "enum" and near is not None:
+        hint = f"did you mean '{near}'?" + (f" ({hint})" if hint else "")
+    return [Problem(code, message, pos, hint)]
+
+
+# A near miss is looked for among this many options at most, each this long
+# (a schema from a pull request may list thousands).
+_NEAR_OPTIONS, _NEAR_LENGTH = 100, 64
+
+
+def _near_option(value, options):
+    """The option a misspelt enum value was likely meant to be (``publised``
+    -> ``published``), as PL104 offers a key; None when none is close."""
+    if not isinstance(value, str) or len(value) > _NEAR_LENGTH or len(options) > _NEAR_OPTIONS:
+        return None
+    texts = [o for o in options if isinstance(o, str) and len(o) <= _NEAR_LENGTH]
+    close = difflib.get_close_matches(value, texts, n=1, cutoff=0.7)
+    if not close:
+        # a slip of case only (Published, DRAFT)
+        close = [o for o in texts if o.lower() == value.lower()][:1]
+    return close[0] if close else None
 
 
 # -- placeholders for missing keys ------------------------------------------------

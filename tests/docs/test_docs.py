@@ -53,3 +53,19 @@ def test_every_spec_rule_exists_with_docs_and_examples():
         assert r.bad[1] and r.good[1], r.code
         assert r.kinds, r.code
         assert r.code in explain(r)
+
+
+def test_every_page_citing_rfc_0005_links_the_section_that_restates_it():
+    """RFC-0005 has no address the manual can vouch for: it is cited by name,
+    and each page that cites it links the section of the manual that says
+    what penguin-lint takes from it (never an address of its own)."""
+    pages = [ROOT / "README.md", *DOCS.glob("*.md"), *DOCS.glob("rules/*.md")]
+    citing = [p for p in pages if "RFC-0005" in p.read_text(encoding="utf-8")]
+    assert len(citing) >= 4
+    for page in citing:
+        text = page.read_text(encoding="utf-8")
+        target = "#rfc-0005" if page.name == "preview.md" else "preview.md#rfc-0005"
+        assert f"]({target})" in text or f"](../{target})" in text, page
+        assert not re.search(r"\]\(https?://[^)]*rfc", text, re.I), page
+    preview = (DOCS / "preview.md").read_text(encoding="utf-8")
+    assert "\n## RFC-0005\n" in preview and "without a link" in preview

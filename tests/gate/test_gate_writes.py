@@ -140,7 +140,8 @@ def test_the_actions_sarif_stays_in_the_workspace(tmp_path):
     git(ws, "add", "-A")
     git(ws, "commit", "-q", "-m", "a linked folder")
     for sarif, why in (("up/outside.txt", "a folder on the way is a symbolic link; not written through"),
-                       ("../outside.txt", "outside the workspace; not written"),
+                       ("../outside.txt", "outside the workspace and runner.temp (where a report may go); "
+                                          "not written"),
                        (".git/hooks/x.sarif", "inside a .git folder; not written")):
         run = runner(ws, tmp_path, inputs={"sarif": sarif}).lint()
         assert run.code == 2, (sarif, run.stdout + run.stderr)

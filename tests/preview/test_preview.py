@@ -277,3 +277,20 @@ def test_preview_before_as_json_and_with_all_rows(tmp_path):
     assert change["after"]["mean"] == pytest.approx((72.5 + 69.1666666667) / 2)
     text = lint(None, "preview", "--root", str(head), "--before", str(EXAMPLES / "repo"), "--all-rows").output
     assert [line.split()[0] for line in text.splitlines()[1:]] == ["changed", "unchanged", "unchanged"]
+
+
+def test_a_mixed_row_is_named_by_its_label_in_the_job_summary_as_in_the_table(tmp_path):
+    head = tmp_path / "head"
+    shutil.copytree(EXAMPLES / "repo", head)
+    summary = head / "experiments/code-eval/code-review-test-baseline-qwen-coder-32b-20261031/test/summary.yaml"
+    summary.write_text(summary.read_text().replace("score_mean: 60.0", "score_mean: 12.5"))
+    label = "penguin-harness / (mixed: qwen-coder-32b, qwen-coder-14b) / baseline / test"
+    # the table's row: the same label, one column each
+    table = lint(None, "preview", "--root", str(head)).output
+    (mixed,) = [ln for ln in table.splitlines() if "(mixed: " in ln]
+    assert [p for p in label.split(" / ") if p not in mixed] == []
+    md = lint(None, "preview", "--root", str(head), "--before", str(EXAMPLES / "repo"), "--format", "markdown").output
+    (row,) = [ln for ln in md.splitlines() if ln.startswith("| changed |")]
+    assert row.startswith(f"| changed | `{label}` | 3 | 56.8750 → 33.1250 |"), row
+    text = lint(None, "preview", "--root", str(head), "--before", str(EXAMPLES / "repo")).output
+    assert text.splitlines()[1].startswith(f"  changed   {label}  rank 3  mean 56.8750 → 33.1250"), text

@@ -257,6 +257,14 @@ CASES += [
      META, r"did you mean '([^']+)'", replace_text(META, "bench-aa"), None),
 ]
 
+# a misspelt enum value: the option it was meant to be (issue 30)
+CASES += [
+    ("enum-typo", {LB: VALID[LB].replace("status: draft", "status: publised")}, "PL103", LB,
+     r"^did you mean '([^']+)'\?$", replace_text(LB, "publised"), loads_as(LB, "status", "published")),
+    ("enum-case", {BENCH: VALID[BENCH].replace('status = "draft"', 'status = "Draft"')}, "PL103", BENCH,
+     r"^did you mean '([^']+)'\?$", replace_text(BENCH, "Draft"), None),
+]
+
 _MOVED = {k.replace(f"{TEST}/", "experiments/lb/exp-1/tset/"): v for k, v in VALID.items() if k.startswith(TEST + "/")}
 _MOVED.update({k: None for k in VALID if k.startswith(TEST + "/")})
 CASES.append(("phase-folder", _MOVED, "PL308", "experiments/lb/exp-1/tset", r"rename the folder to '([^']+)'",
