@@ -12,6 +12,7 @@ nothing is written into ``.git``; the whole index is never listed.
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
@@ -382,7 +383,7 @@ class IndexTree:
         commit does not contain them. Only the folders of what is committed
         are listed, so the look stays small."""
         folders = sorted({f for f in folders if f})
-        if not folders:
+        if not folders or all(self._all_indexed(f) for f in folders):
             return [], 0
         g = self._git
         try:
@@ -392,6 +393,46 @@ class IndexTree:
             return [], 0  # only a notice: never a reason to fail the run
         names = [n for n in (g.to_root(os.fsdecode(r)) for r in raw.split(b"\0") if r) if n]
         return names[:limit], len(names)
+
+    def _all_indexed(self, folder: str, budget: int = 5000) -> bool:
+        """Whether every entry below ``folder`` in the work tree is one the
+        index holds, of the same type: then nothing there is untracked and
+        git need not be asked (it would read the whole index). Anything else
+        (an unknown name, a link, more than ``budget`` entries) is for git
+        to judge; no link is followed."""
+        base = os.path.join(self._top, self._git.prefix)
+        path = base.rstrip("/")
+        for seg in folder.split("/"):
+            path = os.path.join(path, seg)
+            try:
+                if not stat.S_ISDIR(os.lstat(path).st_mode):
+                    return False
+            except OSError:
+                return False
+        stack = [folder]
+        while stack:
+            rel = stack.pop()
+            known = self._index_listing(rel) if self.oid(rel) is not None else None
+            if not known:
+                return False
+            try:
+                with os.scandir(os.path.join(base, rel)) as it:
+                    for de in it:
+                        budget -= 1
+                        mode = known.get(de.name, ("",))[0]
+                        if budget < 0 or not mode:
+                            return False
+                        if de.is_dir(follow_symlinks=False):
+                            if mode == _GITLINK:
+                                continue  # a submodule's own files are not the index's
+                            if mode != _TREE:
+                                return False
+                            stack.append(f"{rel}/{de.name}")
+                        elif mode == _TREE:
+                            return False
+            except OSError:
+                return False
+        return True
 
     # -- sizes -------------------------------------------------------------------
     def _size_of(self, paths: List[str]) -> Dict[str, int]:

@@ -87,3 +87,9 @@ def test_the_hook_never_lists_the_whole_index(tmp_path, monkeypatch):
     # one comparison of the index with HEAD; no listing of the index's entries
     assert sum(c.startswith("git diff-index --cached") for c in commands) == 1, commands
     assert not [c for c in commands if c.startswith("git ls-files -s")], commands
+    # nothing untracked beside the file: the folder is compared with the index, git not asked
+    assert not [c for c in commands if c.startswith("git ls-files")], commands
+    # an untracked file there is named, as git lists it
+    (root / ATTEMPTS / "attempt-3.yaml").write_text(VALID[ATTEMPTS + "attempt-2.yaml"])
+    r = lint(root, "--staged", fmt="text")
+    assert f"not part of this commit, so not read (untracked): {ATTEMPTS}attempt-3.yaml" in r.output + r.stderr
