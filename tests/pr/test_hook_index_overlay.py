@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 
 from tests.conftest import VALID, lint, write_repo
 
@@ -93,3 +94,18 @@ def test_the_hook_never_lists_the_whole_index(tmp_path, monkeypatch):
     (root / ATTEMPTS / "attempt-3.yaml").write_text(VALID[ATTEMPTS + "attempt-2.yaml"])
     r = lint(root, "--staged", fmt="text")
     assert f"not part of this commit, so not read (untracked): {ATTEMPTS}attempt-3.yaml" in r.output + r.stderr
+
+
+def test_the_hook_imports_only_what_it_uses(tmp_path):
+    root = committed(tmp_path)
+    (root / SUMMARY).write_text("n_attempt: 2\nscore_mean: 50.0\nscore_std: 0.0\n# reviewed\n")
+    git(root, "add", SUMMARY)
+    probe = ("import sys\nfrom penguin_lint.cli import main\n"
+             "try:\n    main(['--staged'])\nexcept SystemExit as e:\n    code = e.code\n"
+             "print(code, sorted(m for m in sys.modules if m in NAMES))\n").replace(
+        "NAMES", repr({"difflib", "hashlib", "fractions", "penguin_lint.run.diff", "penguin_lint.run.whole",
+                       "penguin_lint.run.stdin"}))
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True,
+                          env=dict(os.environ, **GIT_ENV))
+    # the other kinds of run, and what only words a finding, are not imported
+    assert proc.stdout.splitlines()[-1] == "0 []", proc.stdout + proc.stderr
