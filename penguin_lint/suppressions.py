@@ -338,7 +338,7 @@ class AddedIndex:
     def paths(self) -> frozenset:
         return frozenset(self.added)
 
-    def added_suppressions(self, path: str, directives) -> Dict[Tuple[int, int], frozenset]:
+    def added_suppressions(self, path: str, directives, content_id=None) -> Dict[Tuple[int, int], frozenset]:
         return self.added.get(path) or {}
 
 

@@ -290,7 +290,8 @@ class UnitCache:
         unit ran, a worker process included)."""
         repo = self.repo
         root = repo._root_str
-        names = set(reads.listings)
+        # an entry looked up depends on its folder's listing
+        names = set(reads.listings) | {rel.rpartition("/")[0] for rel in reads.entries}
         for rel in list(names):  # a listing is reached through its parents
             while rel:
                 rel = rel.rpartition("/")[0]

@@ -50,10 +50,14 @@ class ReadLog:
     """The listings and files a piece of work read: what its verdict depends
     on, so that a cached verdict is reused only while all of them are unchanged."""
 
-    __slots__ = ("listings", "files", "stats")
+    __slots__ = ("listings", "entries", "files", "stats")
 
     def __init__(self):
+        #: folders whose whole listing was read
         self.listings: Set[str] = set()
+        #: paths looked up one by one (``entry``, ``is_file``): their
+        #: folder's listing was read for them, but only their own entry counts
+        self.entries: Set[str] = set()
         #: path -> the content id of what was parsed (Document.content_id),
         #: "absent" when there was no regular file to read
         self.files: Dict[str, Optional[str]] = {}
@@ -102,6 +106,9 @@ class Repository:
         """Entries of folder ``rel`` ('' = root), or None if it is not a real folder."""
         if self.reads is not None:
             self.reads.listings.add(rel)
+        return self._listing(rel)
+
+    def _listing(self, rel: str) -> Optional[Dict[str, Entry]]:
         if rel in self._lists:
             return self._lists[rel]
         if rel:
@@ -110,7 +117,7 @@ class Repository:
                 # named etc) but os.path.join(root, "/etc") is /etc itself.
                 return None
             parent, _, name = rel.rpartition("/")
-            pentries = self.entries(parent)
+            pentries = self._listing(parent)
             e = pentries.get(name) if pentries is not None else None
             if e is None or not e.is_dir:
                 self._lists[rel] = None
@@ -150,8 +157,10 @@ class Repository:
     def entry(self, rel: str) -> Optional[Entry]:
         if not _plain_rel(rel):
             return None
+        if self.reads is not None:
+            self.reads.entries.add(rel)
         parent, _, name = rel.rpartition("/")
-        pentries = self.entries(parent)
+        pentries = self._listing(parent)
         return pentries.get(name) if pentries is not None else None
 
     def listed_empty(self, rel: str) -> bool:

@@ -38,6 +38,8 @@ class Result:
     baselined: int = 0
     #: how many findings the baseline records (None: no baseline)
     baseline_entries: Optional[int] = None
+    #: the baseline file --write-baseline wrote, relative to the root
+    baseline_written: Optional[str] = None
     #: findings --fix repaired before this result was made (None: no --fix)
     fixed: Optional[int] = None
     #: inline suppressions the change adds (suppressions.AddedSuppression);

@@ -20,12 +20,12 @@ from penguin_lint.engine.parallel import NoParallel, default_jobs, run_parallel
 from penguin_lint.engine.result import Result
 from penguin_lint.findings import Finding
 from penguin_lint.pr.blame import Change, Scope
-from penguin_lint.core.repo import SKIPPED_DIRS, Repository
+from penguin_lint.core.repo import SKIPPED_DIRS, ReadLog, Repository
 from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule
 from penguin_lint.suppressions import Ledger
 from penguin_lint.engine.subject import Subject
-from penguin_lint.rules.base import Rule
+from penguin_lint.rules.base import ProblemRule, Rule
 
 
 def enabled_rules(config: Config, select: Optional[List[str]] = None,
@@ -59,6 +59,10 @@ class Engine:
         for r in rules:
             for k in r.kinds:
                 self.by_kind.setdefault(k, []).append(r)
+        # kind -> (rule, where a plain ProblemRule's findings come from, else None)
+        self._plan: Dict[str, List[Tuple[Rule, Optional[str]]]] = {
+            k: [(r, r.source if type(r).check is ProblemRule.check else None) for r in rs]
+            for k, rs in self.by_kind.items()}
         # path -> kind given with --kind for command-line files
         self.forced_kinds: Dict[str, str] = dict(forced_kinds or {})
         # the repository reads a file given as a Harbor file as Harbor does
@@ -92,9 +96,20 @@ class Engine:
                 elif entry.is_file:
                     yield self.subject(path, False)
 
-    def check(self, subject: Subject) -> List[Finding]:
+    def check(self, subject: Subject, codes: Optional[Set[str]] = None) -> List[Finding]:
+        """The findings of ``subject``; with ``codes``, of those rules only."""
         out: List[Finding] = []
-        for rule in self.by_kind.get(subject.kind, ()):
+        # a file without loader (or schema) problems: the rules that only
+        # report those are not run, finding nothing in an empty list
+        quiet: Dict[str, bool] = {}
+        for rule, source in self._plan.get(subject.kind, ()):
+            if codes is not None and rule.code not in codes:
+                continue
+            if source is not None:
+                if source not in quiet:
+                    quiet[source] = self._no_problems(subject, source)
+                if quiet[source]:
+                    continue
             try:
                 out.extend(rule.check(subject, self.ctx))
             except RecursionError:
@@ -113,19 +128,29 @@ class Engine:
             # findings from new: the directives of the file checked and of
             # the files its findings are in (a folder's finding can sit in
             # one of its files).
-            paths = {f.path for f in out if f.line is not None}
+            paths = {f.path for f in out if f.line is not None} if out else set()
             if not subject.is_dir and subject.kind in FILE_KINDS:
                 paths.add(subject.path)
-            for p in sorted(paths):
+            for p in sorted(paths) if len(paths) > 1 else paths:
                 if p == subject.path or self.subject(p, False).kind in FILE_KINDS:
                     doc = self.repo.load(p)
                     directives = doc.directives if doc is not None else ()
                     added = None
                     if directives and self._review is not None:
-                        added = self._review.added_suppressions(p, directives)
+                        added = self._review.added_suppressions(p, directives, doc.content_id)
                     self.ledger.note(p, directives, added)
-            out = self.ledger.filter(out)
+            if out:
+                out = self.ledger.filter(out)
         return out
+
+    def _no_problems(self, subject: Subject, source: str) -> bool:
+        try:
+            got = self.ctx.load_problems(subject) if source == "load" else self.ctx.schema_problems(subject)
+        except BaseException as e:  # noqa: B036 - said by the first rule that asks, as it always was
+            if isinstance(e, Exception) or type(e).__name__ == "PanicException":
+                return False
+            raise
+        return not got
 
     # -- runs -----------------------------------------------------------------
     def run_all(self, jobs: Optional[int] = None, cache=None, shard=None, review=None,
@@ -347,6 +372,9 @@ class Engine:
         the change affects. They are checked folder by folder in path order, documents dropped after each
         one, so memory stays that of the largest folder. With ``shard``, only
         the subjects of the folders that part owns (``engine.shard.change_units``)."""
+        # what each check reads, for scope to tell whether the base would find the same
+        track = scope.base is not None
+        self.repo.reads = ReadLog() if track else None
         gathered = change_subjects(self, change, scope)
         subjects, own = gathered.subjects, gathered.own
         plan = None
@@ -377,14 +405,19 @@ class Engine:
                     files += 1
             # Every finding of a subject the change touches, holds or affects
             # is a candidate; scope decides which the change is blamed for.
+            found = self.check(s)
+            if track:
+                scope.read(self.repo.reads)
+                self.repo.reads = ReadLog()
             candidates = [
-                f for f in self.check(s)
+                f for f in found
                 if scope.touches(f.path) or s.path in dependents
                 or s.path in change.touched or s.path in touched_dirs
             ]
             if candidates:
                 findings.add(scope.report(s, candidates, self))
         units.close()
+        self.repo.reads = None
         # Unused suppressions are judged where every finding is reported.
         result = self._finish(findings.findings(), files, report_unused=scope.touches,
                               more=findings.more)

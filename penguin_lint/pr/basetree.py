@@ -120,6 +120,13 @@ class BaseRepository(Repository):
             return None
         return self.tree.listing(rel, oid)
 
+    def blob_id(self, rel: str) -> Optional[str]:
+        """git's id of the regular file at ``rel`` in the base, from its
+        folder's listing (no blob is read), else None."""
+        if not _plain_rel(rel) or not self.is_file(rel):
+            return None
+        return self.tree.oid(rel)
+
     def read_bytes(self, rel: str) -> Optional[bytes]:
         """The bytes of the regular file at ``rel`` in the base, else None;
         as in the work tree, at most the size limit and one byte more (a

@@ -30,6 +30,7 @@ from penguin_lint.findings import Finding
 from penguin_lint.loaders.document import Document, mark_position
 
 from penguin_lint.engine.subject import Subject
+from penguin_lint.pr.unchanged import SameInputs
 
 TOUCHED, DEPENDENT = "touched", "dependent"
 MAX_CAUSES = 20  # changed paths named on one dependent finding
@@ -45,7 +46,7 @@ class Checker(Protocol):
 
     def subject(self, path: str, is_dir: bool) -> Subject: ...
 
-    def check(self, subject: Subject) -> List[Finding]: ...
+    def check(self, subject: Subject, codes: Optional[Set[str]] = None) -> List[Finding]: ...
 
 
 @dataclass
@@ -157,7 +158,8 @@ class Scope:
         #: leaderboard -> the meta_info.yaml whose change re-checks it)
         self.causes: Dict[str, Set[str]] = {}
         self._fp = Fingerprints()
-        self._base_prints: Dict[str, Counter] = {}
+        self._base_prints: Dict[tuple, Dict[tuple, List[Finding]]] = {}
+        self._inputs = SameInputs()
 
     def touches(self, path: str) -> bool:
         ch = self.change
@@ -166,20 +168,68 @@ class Scope:
         return any(d == "" or path.startswith(d + "/") for d in self.folders)
 
     # -- the base side ---------------------------------------------------------
-    def _base_counter(self, subject: Subject) -> Counter:
+    def read(self, reads) -> None:
+        """Take in what a check of the working tree read (``core.repo.ReadLog``)."""
+        self._inputs.add(reads)
+
+    def _alike(self, subject: Subject, engine: Checker) -> bool:
+        """Whether the base would find on ``subject`` exactly what ``engine``
+        found: the same rules, settings and suppressions on both sides, and
+        everything the run read so far the same in the base (pr/unchanged.py).
+        Then no base file is parsed and every finding is old."""
+        base = self.base
+        if (self.change.renames or engine.ledger is None or base.ledger is None
+                or engine.rules != base.rules or engine.config != base.config
+                or engine.forced_kinds != base.forced_kinds or engine.ctx.options != base.ctx.options
+                or engine.ctx.gitlinks != base.ctx.gitlinks):
+            return False
+        if not all(r.alike_on_base(subject.kind) for r in engine.by_kind.get(subject.kind, ())):
+            return False
+        path = subject.path
+        if path and (engine.repo.entry(path) or (None,))[:5] != (base.repo.entry(path) or (None,))[:5]:
+            return False
+        return self._inputs.hold(engine.repo, base.repo)
+
+    def _base_found(self, subject: Subject, codes: frozenset) -> Dict[tuple, List[Finding]]:
+        """The base's findings on ``subject`` by the rules of ``codes`` (those
+        the working tree found something with: no other finding of the base
+        decides a verdict), by fingerprint without the key path (:func:`_loose`)."""
         base_path = self.change.base_path(subject.path)
-        got = self._base_prints.get(base_path)
+        got = self._base_prints.get((base_path, codes))
         if got is None:
-            got = Counter()
+            got = {}
             base = self.base
             entry = base.repo.entry(base_path) if base_path else None
             if base_path == "" or (entry is not None and (entry.is_dir == subject.is_dir)):
                 # the same part as on this side (focus.py): like with like
                 s = replace(base.subject(base_path, subject.is_dir), focus=subject.focus)
-                for f in base.check(s):
-                    got[self._fp.of(f, f.path, base.repo.load(f.path) if _loadable(base, f.path) else None)] += 1
-            self._base_prints[base_path] = got
+                for f in base.check(s, codes):
+                    got.setdefault(_loose(f, f.path), []).append(f)
+            self._base_prints[(base_path, codes)] = got
         return got
+
+    def _print(self, engine: Checker, f: Finding, path: str) -> tuple:
+        return self._fp.of(f, path, engine.repo.load(f.path) if _loadable(engine, f.path) else None)
+
+    def _old(self, findings: List[Finding], group: List[int], theirs: List[Finding],
+             engine: Checker, old: List[bool]) -> None:
+        """Which findings of ``group`` (indexes of ``findings`` with one
+        fingerprint without key path) the base had, when it had fewer of them
+        than there are: those with the same key path first, then the first of
+        the rest, as many as the base has left."""
+        base = self.base
+        exact = Counter(self._print(base, f, f.path) for f in theirs)
+        unmatched = []
+        for i in group:
+            fp = self._print(engine, findings[i], self.change.base_path(findings[i].path))
+            if exact[fp] > 0:
+                exact[fp] -= 1  # it was there before the change
+                old[i] = True
+            else:
+                unmatched.append(i)
+        left = sum(n for n in exact.values() if n > 0)
+        for i in unmatched[:left]:
+            old[i] = True
 
     # -- the verdict -----------------------------------------------------------
     def report(self, subject: Subject, findings: List[Finding], engine: Checker) -> List[Finding]:
@@ -192,15 +242,13 @@ class Scope:
         on both sides are then paired without the key path: a value that
         moved (a new entry above it in a list) keeps its old findings old,
         while of two equal messages the one the base had stays old and the
-        other is new."""
+        other is new. Key paths are looked up only where they decide: for
+        findings the base has fewer of than the working tree (without the
+        key path); when the base has none, or as many or more, all are new,
+        or all old."""
         old = [False] * len(findings)
         touched_at = [False] * len(findings)
-        pending = []  # (index, fingerprint)
         causes = None
-        # a base without a finding here (no such file, or a clean one) makes
-        # every finding new: no fingerprint is needed, and a big file's
-        # findings would each look their key path up
-        base_prints = self._base_counter(subject) if self.base is not None and findings else None
         for i, f in enumerate(findings):
             touched = touched_at[i] = self.touches(f.path)
             f.scope = TOUCHED if touched else DEPENDENT
@@ -208,35 +256,24 @@ class Scope:
                 if causes is None:
                     causes = sorted(self.causes.get(subject.path, ())) or sorted(self.change.paths)[:MAX_CAUSES]
                 f.caused_by = causes[:MAX_CAUSES]
-            if self.base is None:
-                continue  # nothing to compare with: neither new nor old
-            if not base_prints:
-                f.new = True
-                continue
-            fp = self._fp.of(f, self.change.base_path(f.path),
-                             engine.repo.load(f.path) if _loadable(engine, f.path) else None)
-            pending.append((i, fp))
-        if pending:
-            exact = Counter(base_prints)
-            unmatched = []
-            for i, fp in pending:
-                if exact[fp] > 0:
-                    exact[fp] -= 1  # it was there before the change
-                    old[i] = True
-                else:
-                    unmatched.append((i, fp))
-            loose = Counter()
-            for fp, n in exact.items():
-                if n > 0:
-                    loose[_without_place(fp)] += n
-            for i, fp in unmatched:
-                key = _without_place(fp)
-                if loose[key] > 0:
-                    loose[key] -= 1
-                    old[i] = True
-            for i, _fp in pending:
+        if self.base is not None and findings:
+            if self._alike(subject, engine):
+                old = [True] * len(findings)
+            else:
+                groups: Dict[tuple, List[int]] = {}
+                for i, f in enumerate(findings):
+                    groups.setdefault(_loose(f, self.change.base_path(f.path)), []).append(i)
+                base_found = self._base_found(subject, frozenset(f.code for f in findings))
+                for key, group in groups.items():
+                    theirs = base_found.get(key, ())
+                    if len(theirs) >= len(group):
+                        for i in group:
+                            old[i] = True
+                    elif theirs:
+                        self._old(findings, group, theirs, engine, old)
+            for i, f in enumerate(findings):
                 # the verdict, recorded for the reports ("already in main")
-                findings[i].new = not old[i]
+                f.new = not old[i]
                 if old[i] and touched_at[i] and self.new_only:
                     self.hidden += 1
         # old findings are reported in touched files (the contributor has
@@ -244,14 +281,19 @@ class Scope:
         return [f for i, f in enumerate(findings)
                 if not old[i] or (touched_at[i] and not self.new_only)]
 
-    def added_suppressions(self, path: str, directives) -> Dict[Tuple[int, int], frozenset]:
+    def added_suppressions(self, path: str, directives, content_id: Optional[str] = None
+                           ) -> Dict[Tuple[int, int], frozenset]:
         """(line, column) of each directive of ``path`` -> the codes the base
         does not have at the same place (the file followed back through a
-        rename; a directive's kind and codes, not its line)."""
+        rename; a directive's kind and codes, not its line). ``content_id``:
+        the blob id of the bytes ``directives`` were read from; the same blob
+        in the base adds nothing, and is not parsed."""
         from penguin_lint.suppressions import added_codes
 
         base = self.base
         base_path = self.change.base_path(path)
+        if content_id is not None and base_path and content_id == base.repo.blob_id(base_path):
+            return {}
         doc = base.repo.load(base_path) if base_path and base.repo.is_file(base_path) else None
         return added_codes(directives, doc.directives if doc is not None else ())
 
@@ -263,9 +305,9 @@ class Scope:
             self.base.ctx.reset()
 
 
-def _without_place(fp: tuple) -> tuple:
-    code, path, _where, message = fp
-    return code, path, message
+def _loose(f: Finding, path: str) -> tuple:
+    """A finding's fingerprint without its key path."""
+    return f.code, path, _NUMBER.sub("#", f.message)
 
 
 def _loadable(engine: Checker, path: str) -> bool:

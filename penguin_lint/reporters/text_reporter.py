@@ -47,6 +47,10 @@ def report(result, stream, color: bool = False, **_):
                          f"{w} warning{'s' if w != 1 else ''} ({files}).\n")
     elif no_changes(result):
         stream.write(no_changes(result) + "\n")
+    elif getattr(result, "baseline_written", None) is not None:
+        # --write-baseline: what was recorded, and what to do with it
+        stream.write(defuse(f"Wrote {safe_line(result.baseline_written)} ({files}): commit it, and the findings "
+                            "it records no longer fail a run.") + "\n")
     elif getattr(result, "nothing_checked", False) and not e and not w:
         # no green check on nothing: the run read none of what it was given
         stream.write(f"Nothing checked ({files}).\n")

@@ -42,6 +42,13 @@ class Rule:
     def check(self, subject: Subject, ctx: "Context") -> Iterable[Finding]:
         raise NotImplementedError
 
+    def alike_on_base(self, kind: str) -> bool:
+        """Whether this rule finds on a ``kind`` subject of the base tree what
+        it finds in the working tree when every listing and file it reads is
+        the same in both: not when it reads the base itself (``ctx.base``),
+        or what only the file system says (a file's size)."""
+        return True
+
     def affected_by(self, changed: str, ctx: "Context") -> Iterable[str]:
         """Subjects whose verdict under this rule may change when ``changed``
         (a repository path, possibly deleted) changes. Rules that read only

@@ -97,6 +97,9 @@ class ConfigChanged(Rule):
     bad = (".penguin-lint.toml", '# changed in this pull request\nignore = ["PL3"]\n')
     good = (".penguin-lint.toml", "# as on the base branch\nselect = [\"PL\"]\n")
 
+    def alike_on_base(self, kind):
+        return False  # it compares the working tree's file with the base's
+
     def check(self, subject, ctx):
         base = ctx.base
         if base is None or subject.path != CONFIG_FILE:

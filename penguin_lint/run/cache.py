@@ -4,6 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Optional
 
+from penguin_lint.cache.folder import DEFAULT_DIR as STRAY_NAME
+
 
 def open_cache(root: Path, cache_dir, config, rules, engine, warn: Callable[[str], None]):
     """The cache for an --all run, or None (with a warning) when it cannot be used."""
@@ -69,14 +71,13 @@ def is_stray_cache(root: Path, rel: str) -> bool:
     left (``.penguin-lint-cache/`` holding penguin-lint's tag), which git
     tracks nothing in: a data folder that only bears the name, or one a pull
     request committed, is still linted."""
+    if rel.rpartition("/")[2] != STRAY_NAME:  # every walked folder is asked: the name first
+        return False
     import os
 
     from penguin_lint.cache import CacheWarning, refuse_tracked
     from penguin_lint.cache.contentid import ContentIds
-    from penguin_lint.cache.folder import CACHEDIR_TAG, DEFAULT_DIR
-
-    if rel.rpartition("/")[2] != DEFAULT_DIR:
-        return False
+    from penguin_lint.cache.folder import CACHEDIR_TAG
     try:
         fd = os.open(root / rel / "CACHEDIR.TAG", os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         with os.fdopen(fd, "rb") as fh:

@@ -83,6 +83,7 @@ class WholeRun(RunKind):
         if self.req.write_baseline:
             raw = baseline.render(result.findings, repo)
             baseline.write(self.root, rel, raw)
+            result.baseline_written = rel
             own = True
         elif self.config_ref is not None:
             # a pull request is judged by its base's baseline, never its own

@@ -101,7 +101,7 @@ OTHER_COMMANDS = {
     "pip install .": "test_the_install_commands_name_what_exists",
     ".venv/bin/pip install -q '.[test]'": "test_the_install_commands_name_what_exists",
     f"pip install 'git+{PROJECT_URL}@<commit-sha>'": "test_the_install_commands_name_what_exists",
-    ".venv/bin/python -m pytest -q": "this suite",
+    ".venv/bin/python -m pytest -q -n auto": "this suite",
     "pip install pre-commit": "tests/integration/test_precommit.py",
     "pre-commit install": "tests/integration/test_precommit.py",
     "git commit -m 'Add sql-puzzles'": "tests/integration/test_precommit.py",
@@ -399,6 +399,7 @@ def test_the_python_api_example_runs(tmp_path, monkeypatch):
 OTHER_OPTIONS = {
     "--minutes": "python -m tests.fuzz", "--huge": "python -m benchmarks.run", "--waits": "python -m benchmarks.run",
     "--repeat": "python -m benchmarks.run", "--editor": "python -m benchmarks.run",
+    "--linter": "python -m benchmarks.run",
     "--no-deps": "pip", "--no-build-isolation": "pip", "--no-index": "pip", "--require-hashes": "pip",
     "--only-binary": "pip", "--config": "harbor hub leaderboard", "--rows": "harbor hub leaderboard",
     "--freeze": "pre-commit autoupdate", "--hook-stage": "pre-commit run", "--batch": "git cat-file",

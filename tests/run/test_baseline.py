@@ -31,6 +31,10 @@ def test_a_written_baseline_lets_all_pass_and_says_how_many(tmp_path):
     assert before.code == 1 and sorted(before.codes()) == ["PL203", "PL303", "PL304"]
     wrote = lint(root, "--all", "--no-cache", "--write-baseline")
     assert wrote.code == 0 and wrote.findings == []
+    said = lint(root, "--all", "--no-cache", "--write-baseline", fmt="text")
+    assert said.code == 0 and said.output.splitlines()[-1] == (
+        f"Wrote {BASELINE} (7 files checked; 3 findings baselined): commit it, "
+        "and the findings it records no longer fail a run.")
     doc = json.loads((root / BASELINE).read_text())
     assert doc["version"] == 1
     assert [(e["code"], e["path"], e["count"]) for e in doc["findings"]] == [
