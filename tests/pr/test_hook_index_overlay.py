@@ -103,7 +103,7 @@ def test_the_hook_imports_only_what_it_uses(tmp_path):
     probe = ("import sys\nfrom penguin_lint.cli import main\n"
              "try:\n    main(['--staged'])\nexcept SystemExit as e:\n    code = e.code\n"
              "print(code, sorted(m for m in sys.modules if m in NAMES))\n").replace(
-        "NAMES", repr({"difflib", "hashlib", "fractions", "penguin_lint.run.diff", "penguin_lint.run.whole",
+        "NAMES", repr({"difflib", "fractions", "penguin_lint.run.diff", "penguin_lint.run.whole",
                        "penguin_lint.run.stdin"}))
     proc = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True,
                           env=dict(os.environ, **GIT_ENV))
