@@ -20,22 +20,27 @@ from typing import Callable, List, Optional
 
 from penguin_lint.run.base import compared
 from penguin_lint.run.config import pull_request_base
-from penguin_lint.run.diff import DiffRun
 from penguin_lint.run.execute import execute
 from penguin_lint.run.options import DIFF, PATHS, STAGED, STDIN, WHOLE, check_options
-from penguin_lint.run.paths import PathsRun
 from penguin_lint.run.preview import open_preview, open_repository
 from penguin_lint.run.request import Outcome, PenguinLintError, Request
 from penguin_lint.run.root import find_root, holds_layout, root_for, run_root
-from penguin_lint.run.staged import StagedRun
-from penguin_lint.run.stdin import StdinRun
-from penguin_lint.run.whole import WholeRun
 
 __all__ = ["Outcome", "PenguinLintError", "Request", "compared", "find_root", "holds_layout", "open_preview",
            "open_repository", "pull_request_base", "root_for", "run"]
 
-#: each kind of run, by the name check_options gives it
-KINDS = {WHOLE: WholeRun, PATHS: PathsRun, DIFF: DiffRun, STAGED: StagedRun, STDIN: StdinRun}
+#: each kind of run, by the name check_options gives it: (module, class), imported
+#: when run (the hook does not pay for the others)
+KINDS = {WHOLE: ("whole", "WholeRun"), PATHS: ("paths", "PathsRun"), DIFF: ("diff", "DiffRun"),
+         STAGED: ("staged", "StagedRun"), STDIN: ("stdin", "StdinRun")}
+
+
+def kind_class(mode: str):
+    """The class of the kind of run named ``mode``."""
+    import importlib
+
+    module, name = KINDS[mode]
+    return getattr(importlib.import_module(f"penguin_lint.run.{module}"), name)
 
 
 def run(request: Request, warn: Optional[Callable[[str], None]] = None) -> Outcome:
@@ -68,5 +73,5 @@ def _run(req: Request, warn: Callable[[str], None]) -> Outcome:
     options = check_options(req, cwd)
     env = os.environ if req.env is None else req.env
     with ExitStack() as resources:  # every git process and tree of the run, closed once
-        kind = KINDS[options.mode](req, options, root, cwd, env, warn, resources)
+        kind = kind_class(options.mode)(req, options, root, cwd, env, warn, resources)
         return execute(kind)

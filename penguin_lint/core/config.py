@@ -23,7 +23,6 @@
 """
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import os
 import re
@@ -185,6 +184,8 @@ def rule_list(value, known_codes, setting: str) -> List[str]:
                 continue  # "PL104,": a trailing comma adds nothing
             code = names.get(v.lower(), v.upper())
             if not any(k.startswith(code) for k in known_codes):
+                import difflib  # only to word this error
+
                 close = difflib.get_close_matches(v.lower(), list(names), n=1, cutoff=0.6)
                 more = f"; did you mean '{close[0]}' ({names[close[0]]})?" if close else ""
                 raise ValueError(f"unknown rule code or prefix '{v}' in {setting}{more} (see `penguin-lint rules`)")

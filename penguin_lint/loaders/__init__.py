@@ -6,7 +6,6 @@ mark is accepted and dropped; CRLF line endings are fine.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import stat as _stat
 
@@ -83,6 +82,8 @@ def load_file(abs_path: str, rel_path: str, size_limit: int) -> Document:
 def blob_id(data: bytes) -> str:
     """git's object id of a blob of ``data``: the same bytes have the same id
     here and in ``git ls-files -s``."""
+    import hashlib  # not every run names files by content
+
     h = hashlib.sha1(b"blob %d\0" % len(data))
     h.update(data)
     return h.hexdigest()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal, InvalidOperation
 from typing import Optional
 
 REL_TOL, ABS_TOL = 1e-6, 1e-9
@@ -291,6 +290,8 @@ def yaml11_number_spellings(src: str, integer: bool = False):
         point = f"{sign}{whole or '0'}.{frac or '0'}e{esign or '+'}{exp}"
     full = None
     if len(exp) <= 3 and int(exp) <= _MAX_FULL_EXPONENT:
+        from decimal import Decimal, InvalidOperation  # rare: a number in exponent form
+
         try:
             value = Decimal(src.strip())
         except InvalidOperation:

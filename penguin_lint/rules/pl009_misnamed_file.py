@@ -1,6 +1,5 @@
 """PL009 misnamed-file: a data file whose name is close to one the harness reads."""
 import re
-from difflib import SequenceMatcher
 from typing import Optional, Sequence
 
 from penguin_lint.core.layout import READ_NAMES
@@ -21,6 +20,8 @@ def near_miss(name: str, wanted: Sequence[str]) -> Optional[str]:
     """The name of ``wanted`` that ``name`` most probably means, or None."""
     stem = _letters(name.rpartition(".")[0] or name)
     best, score = None, CLOSE
+    from difflib import SequenceMatcher  # only for a name no rule expects
+
     for w in wanted:
         ratio = SequenceMatcher(None, stem, _letters(w.rpartition(".")[0])).ratio()
         if ratio >= score:

@@ -1,5 +1,4 @@
 """PL307 unknown-benchmark: benchmark_id names no package."""
-import difflib
 import weakref
 
 from penguin_lint.core.layout import safe_segment
@@ -47,6 +46,8 @@ def package_ids(ctx):
 
 def closest(word, candidates):
     # strict enough that sibling tasks (CASE-001-x, CASE-002-y) are not offered for each other
+    import difflib  # only when a finding is worded
+
     match = difflib.get_close_matches(word, candidates, n=1, cutoff=0.75)
     return match[0] if match else None
 

@@ -1,5 +1,4 @@
 """PL401 unresolved-reference: a leaf names an experiment, phase or summary that does not exist."""
-import difflib
 
 from penguin_lint.rules._expressions import Leaf, LeaderboardRule, expressions
 
@@ -76,6 +75,8 @@ class UnresolvedReference(LeaderboardRule):
             return f"{group}/ holds no experiments; add the experiment folder or fix the id"
         # Prefer an experiment no other leaf uses: that is the likely typo target.
         for pool in ([f for f in folders if f not in referenced], folders):
+            import difflib  # only when a finding is worded
+
             close = difflib.get_close_matches(exp, pool, n=1, cutoff=0.8)
             if close:
                 return f"did you mean '{close[0]}'?"
@@ -86,6 +87,8 @@ class UnresolvedReference(LeaderboardRule):
         phases = [p for p in ctx.repo.subdirs(leaf.exp_dir) if ctx.repo.is_file(f"{leaf.exp_dir}/{p}/summary.yaml")]
         if not phases:
             return "the experiment has no phase with a summary.yaml yet"
+        import difflib  # only when a finding is worded
+
         close = difflib.get_close_matches(leaf.phase, phases, n=1, cutoff=0.6)
         if close:
             return f"did you mean '{close[0]}'? (phases: {', '.join(phases)})"

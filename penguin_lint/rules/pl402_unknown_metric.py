@@ -1,5 +1,4 @@
 """PL402 unknown-metric: the metric is absent or not a number."""
-import difflib
 import math
 
 from penguin_lint.rules._expressions import Leaf, LeaderboardRule, expressions, show
@@ -39,6 +38,8 @@ class UnknownMetric(LeaderboardRule):
                 numeric = [k for k, v in summary.items()
                            if isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)]
                 # a strict cutoff: "cost" is not a typo of "score_std"
+                import difflib  # only when a finding is worded
+
                 close = difflib.get_close_matches(metric, numeric, n=1, cutoff=0.8)
                 hint = (f"did you mean '{close[0]}'?" if close
                         else f"numeric keys of the summary: {', '.join(numeric)}" if numeric

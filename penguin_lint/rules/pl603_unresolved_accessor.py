@@ -1,5 +1,4 @@
 """PL603 unresolved-accessor: a column, display or rank accessor naming no property of its schema."""
-import difflib
 
 from penguin_lint.rules._harbor import SCHEMA_KEY, accessors, matches_pattern, parse_accessor, schema_properties
 from penguin_lint.rules.base import Rule
@@ -49,6 +48,8 @@ class UnresolvedAccessor(Rule):
             props, patterns = declared
             if prop in props or matches_pattern(prop, patterns):
                 continue
+            import difflib  # only when a finding is worded
+
             close = difflib.get_close_matches(prop, list(props), n=1, cutoff=0.7)
             if "." in prop and prop.split(".", 1)[0] in props:
                 hint = (f"'{prop.split('.', 1)[0]}' is a property, but Harbor does not descend into it: "

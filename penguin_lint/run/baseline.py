@@ -15,7 +15,6 @@ pull request the base's file is used, never the change's.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -47,6 +46,8 @@ def _line_text(repo, f: Finding, lines_of: Dict[str, Optional[List[bytes]]]) -> 
     lines = lines_of[path]
     if lines is None or not 1 <= line <= len(lines):
         return ""
+    import hashlib  # only for a baseline's line fingerprints
+
     return hashlib.blake2b(lines[line - 1].strip(), digest_size=8).hexdigest()
 
 

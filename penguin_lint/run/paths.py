@@ -46,7 +46,7 @@ class PathsRun(RunKind):
             repo.stray_cache = functools.partial(is_stray_cache, self.root)
         # Paths in a work tree are what is about to be committed (the
         # pre-commit hook): they are compared with HEAD.
-        base_engine = head_base(self.resources, self.root, repo, config, self.rules, tree=self._head_tree)
+        base_engine = self.head_engine(repo, config)
         if base_engine is not None:
             engine.ctx.base = base_engine.repo
             self._head_tree = base_engine.repo.tree
@@ -65,6 +65,10 @@ class PathsRun(RunKind):
         if raw is not None:
             baseline.apply(result, baseline.parse(raw, config.baseline), repo)
         return result
+
+    def head_engine(self, repo, config):
+        """The engine over ``HEAD`` the paths are compared with, or None."""
+        return head_base(self.resources, self.root, repo, config, self.rules, tree=self._head_tree)
 
     def baseline_bytes(self, rel: str):
         """The baseline as the run's configuration is read: from the working tree."""

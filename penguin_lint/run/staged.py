@@ -37,6 +37,17 @@ class StagedRun(PathsRun):
             raise PenguinLintError(str(e))
         return repo
 
+    def head_engine(self, repo, config):
+        # HEAD's tree as the index read it: no second git process
+        if self._head_tree is None:
+            self._head_tree = self._index.head_tree()
+        if self._head_tree is None:
+            return None  # no commit yet
+        from penguin_lint.engine.runner import Engine
+        from penguin_lint.pr.basetree import BaseRepository
+
+        return Engine(BaseRepository(self._head_tree, self.root, config, label="HEAD"), config, self.rules)
+
     def baseline_bytes(self, rel: str):
         """The baseline as the commit records it: the index's."""
         from penguin_lint.run.baseline import read_tree
@@ -51,7 +62,7 @@ class StagedRun(PathsRun):
         return rel_paths if self.paths else self._staged  # root-relative already
 
     def prepare(self, engine, rel_paths: List[str]) -> None:
-        engine.ctx.gitlinks = set(self._index.gitlinks)
+        engine.ctx.gitlinks = self._index.gitlinks  # looked up as the index's folders are read
 
     def finish(self, result, rel_paths: List[str]) -> None:
         result.staged = True

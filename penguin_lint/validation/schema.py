@@ -8,7 +8,6 @@ which, so a schema change needs no code change.
 """
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -239,6 +238,8 @@ def _convert(err, doc: Document, root=None, starts: Optional[dict] = None) -> Li
             pos = doc.key_pos(path) if path else Position(1, 1)
             hint = None
             if isinstance(inst, dict):
+                import difflib  # only when a finding is worded
+
                 close = difflib.get_close_matches(name, [k for k in inst if isinstance(k, str)], n=1, cutoff=0.75)
                 if close:
                     hint = f"'{close[0]}' is there: did you mean '{name}'?"
@@ -283,6 +284,8 @@ def _convert(err, doc: Document, root=None, starts: Optional[dict] = None) -> Li
                 out.append(Problem(code, f"unknown field '{key}'", flood_pos))
                 continue
             # YAML 1.1 types keys (on: is True, ~: None): only text is a near miss
+            import difflib  # only when a finding is worded
+
             close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7) if isinstance(key, str) else None
             hint = f"did you mean '{close[0]}'?" if close else None
             label = f"{where}.{key}" if path else str(key)

@@ -17,7 +17,6 @@ and value can take longer than the budget allows.
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Dict
 
 from penguin_lint.validation import patterns
@@ -62,8 +61,10 @@ class StepBudget:
             raise BudgetExceeded(self.limit)
 
 
-def exact(number) -> Fraction:
+def exact(number) -> "Fraction":
     """The number as written: a float by its shortest decimal form."""
+    from fractions import Fraction  # only for the numbers of a rows schema
+
     if isinstance(number, float):
         return Fraction(repr(number))
     return Fraction(number)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from penguin_lint.pipeline import KINDS, Request, run
+from penguin_lint.pipeline import Request, kind_class, run
 from penguin_lint.run.options import check_options
 from penguin_lint.run.request import PenguinLintError
 from tests.conftest import VALID, git, lint, write_repo
@@ -73,7 +73,7 @@ def test_the_api_and_the_command_line_say_what_the_check_says(repo, options, mes
 def test_each_request_is_one_kind_of_run_in_its_own_module(tmp_path, options, kind):
     mode = check_options(Request(**options), tmp_path).mode
     assert mode == kind
-    assert KINDS[mode].__module__ == f"penguin_lint.run.{kind}"
+    assert kind_class(mode).__module__ == f"penguin_lint.run.{kind}"
 
 
 @pytest.fixture
