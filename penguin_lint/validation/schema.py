@@ -376,6 +376,8 @@ def _near_option(value, options):
     if not isinstance(value, str) or len(value) > _NEAR_LENGTH or len(options) > _NEAR_OPTIONS:
         return None
     texts = [o for o in options if isinstance(o, str) and len(o) <= _NEAR_LENGTH]
+    import difflib  # only when a finding is worded
+
     close = difflib.get_close_matches(value, texts, n=1, cutoff=0.7)
     if not close:
         # a slip of case only (Published, DRAFT)
