@@ -14,10 +14,12 @@ def is_num(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def recomputed(ctx, summary_path: str, key: str):
-    """What ``key`` of the summary must be, from the attempt files; None
-    when the attempts do not all exist, parse and carry the numbers."""
-    n, _ = n_attempt_of(ctx, summary_path)
+def recomputed(ctx, summary_path: str, key: str, n: Optional[int] = None):
+    """What ``key`` of the summary must be, from the attempt files (the
+    summary's ``n_attempt`` of them, or ``n``); None when the attempts do not
+    all exist, parse and carry the numbers."""
+    if n is None:
+        n, _ = n_attempt_of(ctx, summary_path)
     if n is None:
         return None
     phase = summary_path.rpartition("/")[0]
@@ -59,3 +61,14 @@ def exact_total(ctx, summary_path: str, key: str) -> Optional[str]:
     if not docs or any(d is None for d in docs):
         return None
     return exact_sum([number_text(d, (key,)) for d in docs])
+
+
+def attempts_present(ctx, summary_path: str) -> int:
+    """How many attempt files the summary's folder holds, ``attempt-1.yaml``
+    on without a gap (what an empty summary's ``n_attempt`` would count)."""
+    phase = summary_path.rpartition("/")[0]
+    names = set(ctx.repo.files(phase))
+    n = 0
+    while f"attempt-{n + 1}.yaml" in names and n < 100_000:
+        n += 1
+    return n

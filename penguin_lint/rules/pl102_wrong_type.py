@@ -1,11 +1,18 @@
 """PL102 wrong-type: a value of the wrong type (with a "quote it" hint when YAML/TOML typed it)."""
+from dataclasses import replace
+
 from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
+
+#: how an empty file's hint begins (validation/schema.py words it)
+_EMPTY_HINT = "write at least these keys, one per line: "
 
 
 class WrongType(ProblemRule):
     """YAML types unquoted values on its own: ``1.0`` is a number, ``yes`` is
     true, ``2026-10-29`` is a date. Where the schema wants a string, the hint
     shows the quoted form; where it wants a number, a quoted number is named.
+    An empty file is said to be empty, with the keys it needs; for a summary,
+    with the values its attempt files give.
     """
 
     code = "PL102"
@@ -16,3 +23,25 @@ class WrongType(ProblemRule):
     fixable = "safe"  # a value YAML/TOML typed, quoted as written (fixes/quoting.py)
     bad = ('meta_info.yaml', 'model_name: 1.5\nalgorithm: yes\n')
     good = ('meta_info.yaml', 'model_name: "1.5"\nalgorithm: "yes"\n')
+
+    def check(self, subject, ctx):
+        for finding in super().check(subject, ctx):
+            if subject.kind == "summary" and finding.hint and finding.hint.startswith(_EMPTY_HINT):
+                members = finding.hint[len(_EMPTY_HINT):].split(" / ")
+                finding = replace(finding, hint=_EMPTY_HINT + " / ".join(_summary_lines(subject, ctx, members)))
+            yield finding
+
+
+def _summary_lines(subject, ctx, members):
+    """An empty summary's required keys (``members``, the schema's
+    placeholders) with the values its attempt files give (the values PL302
+    and PL303 then accept), never a made-up number."""
+    from penguin_lint.loaders.numbers import proposal
+    from penguin_lint.rules._summary import attempts_present, recomputed
+
+    n = attempts_present(ctx, subject.path)
+    mean = recomputed(ctx, subject.path, "score_mean", n=n) if n else None
+    text = proposal(mean, None) if mean is not None else None
+    known = {"n_attempt": f"n_attempt: {n}" if n else "n_attempt: the number of attempt files",
+             "score_mean": f"score_mean: {text}" if text is not None else "score_mean: the mean of the attempts' scores"}
+    return [known.get(m.partition(":")[0], m) for m in members]
