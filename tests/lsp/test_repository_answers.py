@@ -3,6 +3,7 @@ the language server answers from the repository, asked over standard
 input and output as an editor asks."""
 from __future__ import annotations
 
+import textwrap
 import time
 from pathlib import Path
 
@@ -16,15 +17,8 @@ BOARD = "leaderboards/lb/leaderboard.yaml"
 META = "experiments/lb/exp-1/meta_info.yaml"
 ATTEMPT = "experiments/lb/exp-1/test/attempt-1.yaml"
 SUMMARY2 = "experiments/lb/exp-2/test/summary.yaml"
-LEADERBOARD = """\
-leaderboard_id: lb
-status: draft
-title: LB
-author:
-  name: Lab
-values:
-  - experiment_id: exp-1
-    phase: test
+# the repository's board, with an entry that averages another experiment
+LEADERBOARD = textwrap.dedent(VALID[BOARD]) + """\
   - op: mean
     args:
       - { experiment_id: "exp-2", phase: "test", metric: "score_mean" }
