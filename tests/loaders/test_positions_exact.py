@@ -74,6 +74,23 @@ def span(text, pos):
 
 # -- TOML ----------------------------------------------------------------------------
 
+def _without_comment(line: str) -> str:
+    """A TOML line up to its comment: a '#' inside a quoted key is no comment."""
+    quote = None
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if quote is None and c == "#":
+            return line[:i]
+        if quote == '"' and c == "\\":
+            i += 2
+            continue
+        if c in "\"'" and quote in (None, c):
+            quote = None if quote == c else c
+        i += 1
+    return line
+
+
 def check_toml(text: str) -> None:
     """Every value and key of ``text`` placed exactly (see the module's doc)."""
     raw = tomllib.loads(text)
@@ -97,7 +114,7 @@ def check_toml(text: str) -> None:
                     ss, se = span(text, doc.value_pos(sub))
                     assert s <= ss and se <= e, (path, sub)
                     ends.append(se)
-            header_end = s + len(got.split("\n", 1)[0].split("#", 1)[0].rstrip())
+            header_end = s + len(_without_comment(got.split("\n", 1)[0]).rstrip())
             assert e == max(ends or [header_end]), (path, got)
             continue
         if isinstance(value, dict) and not got.startswith("{"):
@@ -382,6 +399,12 @@ def test_toml_generated_documents_placed_exactly(data, rnd, crlf):
     except tomllib.TOMLDecodeError as e:  # the writer above is wrong, not the loader
         raise AssertionError(f"generated TOML does not parse: {e}\n{text}") from None
     check_toml(text)
+
+
+def test_a_hash_inside_a_quoted_table_name_is_no_comment():
+    # found by the generator above: the header ends at its closing brackets
+    check_toml('id = []\n[["#\\u001F"]]\n')
+    check_toml("[['a#b']]  # the table\nx = 1\n")
 
 
 # -- YAML ----------------------------------------------------------------------------
