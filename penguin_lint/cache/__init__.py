@@ -5,11 +5,19 @@ what it refuses), ``settings`` (the key naming a cache folder), ``records``
 (a record as plain data) and ``contentid`` (the content ids it trusts). A
 run takes what it needs from here.
 """
-from penguin_lint.cache.folder import (
-    CacheWarning, cache_folder, prepare_root, refuse_linked, refuse_tracked, skipped_folder,
-)
-from penguin_lint.cache.settings import settings_key
-from penguin_lint.cache.units import UnitCache, unit_key
+import importlib
 
-__all__ = ["CacheWarning", "UnitCache", "cache_folder", "prepare_root", "refuse_linked", "refuse_tracked",
-           "settings_key", "skipped_folder", "unit_key"]
+# Each name is imported from its module on first use (PEP 562): a run that
+# only needs the cache folder's name (every hook) does not load the cache.
+_WHERE = {"CacheWarning": "folder", "cache_folder": "folder", "prepare_root": "folder",
+          "refuse_linked": "folder", "refuse_tracked": "folder", "skipped_folder": "folder",
+          "settings_key": "settings", "UnitCache": "units", "unit_key": "units"}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

@@ -8,7 +8,6 @@ runs and ``--fix``.
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Callable, Optional, Tuple
 
 
@@ -21,6 +20,8 @@ def replace_file(path: str, data: bytes, *, prefix: str = ".tmp-", suffix: str =
     called just before the rename, it may raise to keep the old file;
     ``prepare``: called with the new file's descriptor once written (owner,
     attributes), it may raise too."""
+    import tempfile  # here: most runs write nothing
+
     fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=os.path.dirname(path) or ".")
     try:
         with os.fdopen(fd, "wb") as f:

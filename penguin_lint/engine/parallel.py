@@ -45,6 +45,8 @@ def run_parallel(engine, units, jobs: int, run=None):
     except ValueError:
         raise NoParallel from None
     run = run or engine.run_unit
+    for rule in engine.rules:
+        rule.load()  # imported once, here, not once in each child
     order = sorted(units, key=lambda u: -_unit_weight(engine.repo, u))
     counter = mp.RawValue("l", 0)
     lock = mp.Lock()

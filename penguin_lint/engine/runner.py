@@ -25,7 +25,7 @@ from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule
 from penguin_lint.suppressions import Ledger
 from penguin_lint.engine.subject import Subject
-from penguin_lint.rules.base import ProblemRule, Rule
+from penguin_lint.rules.base import Rule
 
 
 def enabled_rules(config: Config, select: Optional[List[str]] = None,
@@ -61,7 +61,7 @@ class Engine:
                 self.by_kind.setdefault(k, []).append(r)
         # kind -> (rule, where a plain ProblemRule's findings come from, else None)
         self._plan: Dict[str, List[Tuple[Rule, Optional[str]]]] = {
-            k: [(r, r.source if type(r).check is ProblemRule.check else None) for r in rs]
+            k: [(r, r.problem_source) for r in rs]
             for k, rs in self.by_kind.items()}
         # path -> kind given with --kind for command-line files
         self.forced_kinds: Dict[str, str] = dict(forced_kinds or {})

@@ -1,41 +1,65 @@
 """The rule registry: every module ``plNNN_*.py`` in this package defines one
-rule class; they are discovered, not listed by hand."""
+rule class. What a run needs to know of a rule before it runs it (code, name,
+kinds, whether other paths affect it) is read from ``_index.py``, generated
+from the modules and held to them by a test (``index_build.py``), so that a
+run imports only the rules it runs: a hook on one attempt file does not pay
+for the Harbor rules."""
 from __future__ import annotations
 
 import importlib
-import pkgutil
-from typing import Dict, List
+from typing import Dict, List, Optional, Tuple
 
+from penguin_lint.rules._index import RULES
 from penguin_lint.rules.base import Rule
 
-_REGISTRY: Dict[str, Rule] = {}
-_ORDERED: List[Rule] = []
+
+class LazyRule:
+    """A rule whose module is imported the first time anything but its
+    index entry is asked of it; everything else is the rule's own."""
+
+    __slots__ = ("code", "name", "severity", "kinds", "fixable", "problem_source", "cross_file",
+                 "_where", "_rule")
+
+    def __init__(self, code: str, name: str, severity: str, kinds: Tuple[str, ...], fixable: str,
+                 problem_source: Optional[str], cross_file: bool, module: str, cls: str):
+        self.code, self.name, self.severity, self.kinds = code, name, severity, kinds
+        self.fixable, self.problem_source, self.cross_file = fixable, problem_source, cross_file
+        self._where = (module, cls)
+        self._rule: Optional[Rule] = None
+
+    def load(self) -> Rule:
+        if self._rule is None:
+            module, cls = self._where
+            self._rule = getattr(importlib.import_module(f"{__name__}.{module}"), cls)()
+        return self._rule
+
+    def __getattr__(self, attr: str):
+        return getattr(self.load(), attr)
+
+    def affected_by(self, changed: str, ctx) -> "object":
+        # most rules read their own subject only: nothing to import to know that
+        return self.load().affected_by(changed, ctx) if self.cross_file else ()
+
+    def __repr__(self) -> str:
+        return f"<rule {self.code} {self.name}>"
+
+
+_ORDERED: List[LazyRule] = [LazyRule(*entry) for entry in RULES]
+_REGISTRY: Dict[str, LazyRule] = {r.code: r for r in _ORDERED}
 
 
 def all_rules() -> List[Rule]:
-    if _ORDERED:
-        return list(_ORDERED)  # a copy: callers may filter it in place
-    if not _REGISTRY:
-        for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-            if not mod.name.startswith("pl"):
-                continue
-            module = importlib.import_module(f"{__name__}.{mod.name}")
-            for obj in vars(module).values():
-                if isinstance(obj, type) and issubclass(obj, Rule) and obj.code and obj.__module__ == module.__name__:
-                    _REGISTRY[obj.code] = obj()
-    _ORDERED[:] = [_REGISTRY[c] for c in sorted(_REGISTRY)]
-    return list(_ORDERED)
+    return list(_ORDERED)  # a copy: callers may filter it in place
 
 
 def rule_codes() -> Dict[str, str]:
     """Every registered rule's code, in order, with its name (what a
     configuration or --select may name: a code, a prefix or a name)."""
-    return {r.code: r.name for r in all_rules()}
+    return {r.code: r.name for r in _ORDERED}
 
 
 def get_rule(code: str) -> Rule:
     """The rule with this code, or this name (``summary-mismatch``)."""
-    all_rules()
     rule = _REGISTRY.get(code.upper())
     if rule is None:
         rule = next((r for r in _ORDERED if r.name == code.lower()), None)

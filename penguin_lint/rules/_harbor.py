@@ -18,6 +18,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 # that runs without Harbor files never load them.
 
 from penguin_lint.loaders.yaml_aliases import expand_aliases
+from penguin_lint.rules._harbor_paths import DEFINITION_KIND, DEFINITION_NAMES, folder_of as _folder, join as _join
 from penguin_lint.validation import patterns, schema_cost
 from penguin_lint.validation.formats import make_format_checker
 from penguin_lint.validation.schema import dotted, show
@@ -32,9 +33,6 @@ PROBE_STEPS = 20_000
 ROWS_STEPS = 100_000
 STEPS_PER_VALUE = 2
 
-DEFINITION_KIND = "harbor_leaderboard"
-ROWS_KIND = "harbor_rows"
-DEFINITION_NAMES = ("leaderboard.yaml", "leaderboard.yml", "leaderboard.json")
 ACCESSOR_RE = re.compile(r"(metadata|metrics)\.([A-Za-z0-9_.-]+)\Z")
 SECTIONS = (("metadata", "metadata_schema"), ("metrics", "metrics_schema"))
 SCHEMA_KEY = dict(SECTIONS)
@@ -102,14 +100,6 @@ def matches_pattern(name: str, pattern_list: List[str]) -> bool:
 
 
 # -- which files belong together ----------------------------------------------
-def _folder(path: str) -> str:
-    return path.rpartition("/")[0]
-
-
-def _join(folder: str, name: str) -> str:
-    return f"{folder}/{name}" if folder else name
-
-
 def definition_for(rows_path: str, ctx) -> Optional[str]:
     """The definition a rows file is checked against: ``--definition FILE``,
     else ``leaderboard.yaml``/``.yml``/``.json`` beside it, else the one file
@@ -130,25 +120,6 @@ def definition_for(rows_path: str, ctx) -> Optional[str]:
     mapped = [_join(folder, n) for n in files if n != rows_path.rpartition("/")[2]]
     mapped = [p for p in mapped if (layout.classify_file(p) or ("",))[0] == DEFINITION_KIND]
     return mapped[0] if len(mapped) == 1 else None
-
-
-def is_definition_path(path: str, ctx) -> bool:
-    """Judged by the path alone, so that a deleted definition counts too."""
-    if path == ctx.options.get("definition"):
-        return True
-    kind = ctx.layout.classify_file(path)
-    if kind is not None:
-        return kind[0] == DEFINITION_KIND
-    return path.rpartition("/")[2] in DEFINITION_NAMES
-
-
-def rows_files_beside(path: str, ctx) -> Iterator[str]:
-    folder = _folder(path)
-    for name in ctx.repo.files(folder):
-        p = _join(folder, name)
-        kind = ctx.layout.classify_file(p)
-        if kind is not None and kind[0] == ROWS_KIND:
-            yield p
 
 
 def trial_key(value: str) -> str:

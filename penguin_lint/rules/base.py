@@ -42,6 +42,25 @@ class Rule:
     def check(self, subject: Subject, ctx: "Context") -> Iterable[Finding]:
         raise NotImplementedError
 
+    def load(self) -> "Rule":
+        """The rule itself (the registry hands out rules that load on use)."""
+        return self
+
+    @property
+    def problem_source(self) -> Optional[str]:
+        """Where a plain ProblemRule's findings come from ("load" or
+        "schema"), else None: such a rule finds nothing in a file without
+        problems of that source, and the engine need not run it there."""
+        if not isinstance(self, ProblemRule):
+            return None
+        return self.source if type(self).check is ProblemRule.check or self.refines_problems else None
+
+    @property
+    def cross_file(self) -> bool:
+        """Whether other paths can change this rule's verdict (it overrides
+        ``affected_by``)."""
+        return type(self).affected_by is not Rule.affected_by
+
     def alike_on_base(self, kind: str) -> bool:
         """Whether this rule finds on a ``kind`` subject of the base tree what
         it finds in the working tree when every listing and file it reads is
@@ -88,6 +107,9 @@ class ProblemRule(Rule):
     name and severity."""
 
     source = "load"  # "load": loader problems; "schema": schema problems
+    #: True when ``check`` is overridden only to word or give hints to the
+    #: findings of its source: it still finds nothing in a file without any
+    refines_problems = False
 
     def check(self, subject: Subject, ctx: "Context") -> Iterator[Finding]:
         problems = ctx.load_problems(subject) if self.source == "load" else ctx.schema_problems(subject)

@@ -87,7 +87,7 @@ def _fence(text: str, language: str) -> str:
 
 def rule_page(rule: Rule) -> str:
     """docs/rules/CODE.md: everything the rule's module says about it."""
-    module = inspect.getmodule(rule).__name__.replace(".", "/") + ".py"
+    module = inspect.getmodule(rule.load()).__name__.replace(".", "/") + ".py"
     out = [f"# {rule.code} {rule.name}", "",
            f"<!-- generated from {module} by `penguin-lint rules --write-docs docs`: edit the rule, not this page -->",
            "", f"**{rule.severity}**: {rule.summary}", ""]

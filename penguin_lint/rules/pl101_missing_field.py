@@ -67,6 +67,7 @@ class MissingField(ProblemRule):
     name = "missing-field"
     summary = 'a required key is absent'
     source = "schema"
+    refines_problems = True  # check() only adds hints to the schema's findings
     kinds = DATA_FILE_KINDS
     bad = ('benchmark_config.toml', 'id = "my-bench"\ntitle = "My benchmark"\n')
     good = ('benchmark_config.toml', 'id = "my-bench"\ntitle = "My benchmark"\ndescription = "..."\nversion = "1.0.0"\nlast_update = "2026-10-29T12:00:00Z"\nstatus = "draft"\n\n[author]\nname = "Lab"\n')

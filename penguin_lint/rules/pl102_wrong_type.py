@@ -19,6 +19,7 @@ class WrongType(ProblemRule):
     name = "wrong-type"
     summary = 'a value of the wrong type (with a "quote it" hint when YAML/TOML typed it)'
     source = "schema"
+    refines_problems = True  # check() only adds hints to the schema's findings
     kinds = DATA_FILE_KINDS
     fixable = "safe"  # a value YAML/TOML typed, quoted as written (fixes/quoting.py)
     bad = ('meta_info.yaml', 'model_name: 1.5\nalgorithm: yes\n')

@@ -105,6 +105,7 @@ class InvalidVersion(ProblemRule):
     name = "invalid-version"
     summary = '`version` is not SemVer 2.0.0'
     source = "schema"
+    refines_problems = True  # check() only adds hints to the schema's findings
     kinds = DATA_FILE_KINDS
     bad = ('benchmark_config.toml', 'version = "2026.10.09.1"\n')
     good = ('benchmark_config.toml', 'version = "1.2.0"\n')

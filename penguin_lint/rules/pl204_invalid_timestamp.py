@@ -76,6 +76,7 @@ class InvalidTimestamp(ProblemRule):
     name = "invalid-timestamp"
     summary = '`last_update` is not ISO 8601 to the second with an offset'
     source = "schema"
+    refines_problems = True  # check() only adds hints to the schema's findings
     kinds = DATA_FILE_KINDS
     bad = ('benchmark_config.toml', 'last_update = 2026-10-29T12:00:00\n')
     good = ('benchmark_config.toml', 'last_update = "2026-10-29T12:00:00Z"\n')

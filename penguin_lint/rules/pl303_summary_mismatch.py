@@ -1,6 +1,5 @@
 """PL303 summary-mismatch: score_mean, score_std or totals disagree with the attempts."""
 import math
-from decimal import Decimal
 
 from penguin_lint.loaders.numbers import (MIN_DECIMALS, agrees_rounded, as_float, is_number, is_plain_decimal,
                                           exact_sum, mean_std, number_text, proposal, rounding_applies, states,
@@ -15,6 +14,8 @@ def _fmt(x):
     if isinstance(x, int) and x.bit_length() >= 200:
         # Sixty-odd digits say nothing more, and str() of a very long int
         # raises ValueError past Python's digit limit; Decimal has no limit.
+        from decimal import Decimal  # rare: most runs never print such a number
+
         return format(Decimal(x), ".9e")
     return repr(x)
 

@@ -1,12 +1,7 @@
 """PL605 row-mismatch: a row's metadata or metrics fail the definition's schemas."""
 
-from penguin_lint.rules._harbor import (
-    SECTIONS, BudgetExceeded, compiled, definition_for, is_definition_path, iter_row_errors, rows_files_beside,
-    rows_steps,
-)
+from penguin_lint.rules._harbor_paths import is_definition_path, rows_files_beside
 from penguin_lint.rules.base import Rule
-from penguin_lint.validation.schema import _convert, row_label
-from penguin_lint.validation.untrusted import too_deep
 
 
 class _RowView:
@@ -55,6 +50,13 @@ class RowMismatch(Rule):
         rows = doc.data.get("rows") if doc is not None else None
         if not isinstance(rows, list):
             return
+        # here, not at the top: every run asks this rule what a change
+        # affects, and only a Harbor run needs the schema machinery
+        from penguin_lint.rules._harbor import (
+            SECTIONS, BudgetExceeded, compiled, definition_for, iter_row_errors, rows_steps,
+        )
+        from penguin_lint.validation.schema import _convert, row_label
+        from penguin_lint.validation.untrusted import too_deep
         def_path = definition_for(subject.path, ctx)
         if def_path is None or def_path == subject.path:
             return
