@@ -28,6 +28,8 @@ REASON_SHOWN = 200
 
 @dataclass(frozen=True)
 class Consent:
+    """What widens the gate for a reviewed change, from the base's configuration and GitHub's event."""
+
     #: ``allow-added-suppressions``: rule codes or prefixes
     allowed: Tuple[str, ...] = ()
     #: ``approval-label``: the label's name, or None

@@ -24,6 +24,8 @@ class Position:
 
 @dataclass
 class Finding:
+    """One problem a rule found, where it is and what to do about it."""
+
     code: str
     name: str
     severity: str

@@ -47,6 +47,8 @@ class ConfigError(Exception):
 
 @dataclass
 class Config:
+    """The settings of `.penguin-lint.toml`, with the defaults for what it leaves out."""
+
     select: List[str] = field(default_factory=lambda: ["PL"])
     ignore: List[str] = field(default_factory=list)
     per_file_ignores: List[Tuple[str, List[str]]] = field(default_factory=list)

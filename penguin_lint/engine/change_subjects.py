@@ -18,6 +18,8 @@ from penguin_lint.pr.focus import leaderboard_focus
 
 @dataclass
 class ChangeSubjects:
+    """What a change makes a run check, and why each subject is in it."""
+
     subjects: Dict[str, Subject]    # path -> subject, every one to check
     own: Set[str]                   # what the change names (and the folders holding it)
     dependents: Set[str]            # what cross-file rules say the change affects

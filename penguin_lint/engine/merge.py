@@ -36,6 +36,8 @@ class MergeError(Exception):
 
 @dataclass
 class Merged:
+    """Shards' reports merged into one result."""
+
     result: Result
     #: the root's folder in the repository ("" or "bench/"), as the shards found it
     prefix: str
@@ -151,6 +153,8 @@ def _finding(d, where: str) -> Finding:
 
 @dataclass
 class _Part:
+    """One shard's report, as read from its file."""
+
     path: str
     index: int
     count: int

@@ -9,6 +9,8 @@ from penguin_lint.findings import ERROR, Finding
 
 @dataclass
 class Result:
+    """A run's findings and its counts, as every reporter reads them."""
+
     findings: List[Finding]
     files: int
     loads: int = 0

@@ -33,6 +33,8 @@ MAX_PASSES = 4
 
 @dataclass
 class FileFix:
+    """One file's repairs: its bytes before and after."""
+
     path: str
     old: bytes
     new: bytes
@@ -41,6 +43,8 @@ class FileFix:
 
 @dataclass
 class Outcome:
+    """What a fix run repaired, changed and refused."""
+
     fixed: int = 0                                     # findings repaired
     files: List[str] = field(default_factory=list)     # files changed
     diff: List[str] = field(default_factory=list)      # --diff: the unified diff

@@ -125,17 +125,22 @@ def exact_sum(texts) -> Optional[str]:
     """The sum of numbers written as ``texts`` (their source text), to the
     last decimal any of them has, when every one is a plain decimal: a total
     the attempts state exactly (0.5 + 0.9147 is 1.4147, not a float's
-    1.4146999...). None when one is not known or not plain."""
-    from decimal import Decimal, InvalidOperation
-
+    1.4146999...). None when one is not known or not plain. Summed as
+    integers scaled to that decimal: exact at any length (decimal's default
+    context keeps 28 digits, and refuses to quantize past them)."""
     if not texts or not all(is_plain_decimal(t) and len(t) <= _LONGEST_NUMBER for t in texts):
         return None
-    try:
-        total = sum((Decimal(t.strip().replace("_", "")) for t in texts), Decimal(0))
-    except InvalidOperation:
-        return None
     places = max(written_decimals(t) for t in texts)
-    return format(total.quantize(Decimal(1).scaleb(-places)), "f") if places else None
+    if not places:
+        return None
+    total = 0
+    for text in texts:
+        body = text.strip().replace("_", "")
+        whole, _, frac = body.lstrip("+-").partition(".")
+        scaled = int(whole or "0") * 10 ** places + int(frac.ljust(places, "0"))
+        total += -scaled if body.startswith("-") else scaled
+    digits = str(abs(total)).rjust(places + 1, "0")
+    return ("-" if total < 0 else "") + digits[:-places] + "." + digits[-places:]
 
 
 def proposal(want, written: Optional[str], exact: Optional[str] = None) -> Optional[str]:

@@ -24,6 +24,8 @@ MAX_SCAN = 50
 
 @dataclass
 class Spot:
+    """The scalar value the cursor is in, as written."""
+
     key: str                         # the key whose value the cursor is in
     value: str                       # the value as written, unquoted
     typed: str                       # what of it is before the cursor

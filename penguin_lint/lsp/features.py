@@ -24,6 +24,8 @@ from penguin_lint.pipeline import find_root
 
 @dataclass
 class At:
+    """A document of the project, as a request about it finds it."""
+
     project: Project
     rel: str
     kind: str

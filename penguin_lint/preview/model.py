@@ -14,6 +14,8 @@ PER_ATTEMPT, INDEPENDENT = "per-attempt", "independent"
 
 @dataclass
 class Row:
+    """One entry of a leaderboard: its label, the experiments it reads and what they compute."""
+
     index: int                                  # position in ``values`` (0-based)
     line: Optional[int]
     label: Dict[str, Any]                       # harness_name, model_name, algorithm, phase
@@ -51,6 +53,8 @@ class Row:
 
 @dataclass
 class Board:
+    """A leaderboard as the preview draws it."""
+
     leaderboard: str
     path: str
     title: Optional[str] = None
@@ -65,6 +69,8 @@ class Board:
 
 @dataclass
 class Change:
+    """How one entry differs between the base and the change."""
+
     kind: str                                    # "added", "removed", "changed", "unchanged"
     key: str
     before: Optional[Row]

@@ -17,9 +17,6 @@ class LazyRule:
     """A rule whose module is imported the first time anything but its
     index entry is asked of it; everything else is the rule's own."""
 
-    __slots__ = ("code", "name", "severity", "kinds", "fixable", "problem_source", "cross_file",
-                 "_where", "_rule")
-
     def __init__(self, code: str, name: str, severity: str, kinds: Tuple[str, ...], fixable: str,
                  problem_source: Optional[str], cross_file: bool, module: str, cls: str):
         self.code, self.name, self.severity, self.kinds = code, name, severity, kinds
@@ -30,10 +27,17 @@ class LazyRule:
     def load(self) -> Rule:
         if self._rule is None:
             module, cls = self._where
-            self._rule = getattr(importlib.import_module(f"{__name__}.{module}"), cls)()
+            rule = self._rule = getattr(importlib.import_module(f"{__name__}.{module}"), cls)()
+            # what a run calls for every subject, found at once from now on
+            # (not through __getattr__, which a lookup reaches only by failing)
+            vars(self).setdefault("check", rule.check)
+            if self.cross_file:
+                vars(self).setdefault("affected_by", rule.affected_by)
         return self._rule
 
     def __getattr__(self, attr: str):
+        if attr.startswith("__") or attr in ("_rule", "_where"):
+            raise AttributeError(attr)  # copy and pickle probe these on a bare instance
         return getattr(self.load(), attr)
 
     def affected_by(self, changed: str, ctx) -> "object":

@@ -133,6 +133,8 @@ def trial_key(value: str) -> str:
 # -- the row schemas, compiled once per definition ------------------------------
 @dataclass
 class SchemaProblem:
+    """A problem of a definition's row schema, at its path in the definition."""
+
     path: Path_  # inside the definition document
     message: str
     hint: Optional[str] = None

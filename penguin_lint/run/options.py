@@ -20,6 +20,8 @@ WHOLE, PATHS, DIFF, STAGED, STDIN = "whole", "paths", "diff", "staged", "stdin"
 
 @dataclass
 class Options:
+    """What a kind of run takes from the request."""
+
     #: which kind of run the request is (WHOLE, PATHS, DIFF, STAGED, STDIN)
     mode: str
     shard: object = None

@@ -61,6 +61,8 @@ class Request:
 
 @dataclass
 class Outcome:
+    """What a run produced: its result, the repository it read and the repairs it made or would make."""
+
     result: Result
     root: Path
     repo: Repository

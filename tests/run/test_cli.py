@@ -164,7 +164,8 @@ def test_a_rule_failing_in_a_worker_is_one_error_line(tmp_path, monkeypatch):
             raise ZeroDivisionError("boom")
         return iter(())
 
-    monkeypatch.setattr(type(get_rule("PL201").load()), "check", broken)
+    rule = get_rule("PL201")
+    monkeypatch.setattr(rule, "check", broken.__get__(rule.load()))
     run = lint(root, "--all", "--jobs", "2")
     assert run.code == 2
     assert run.stderr.count("\n") == 1
