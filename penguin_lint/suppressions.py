@@ -33,11 +33,12 @@ MARK = "penguin-lint:"
 LINE, FILE = "disable", "disable-file"
 # A comment that speaks to penguin-lint. What follows the directive's name
 # is parsed loosely, so that a typo becomes a PL008 finding, not a silence.
-_DIRECTIVE = re.compile(r"#[ \t]*penguin-lint:[ \t]*(?P<body>[^\r\n]*)")
+# Compiled when a file first mentions ``penguin-lint:`` (most files never do).
+_DIRECTIVE = r"#[ \t]*penguin-lint:[ \t]*(?P<body>[^\r\n]*)"
 # ``disable=PL104,PL303`` and, after white space, a free explanation.
-_FORM = re.compile(r"(?P<kind>disable-file|disable)[ \t]*=[ \t]*"
-                   r"(?P<codes>[A-Za-z0-9]+(?:[ \t]*,[ \t]*[A-Za-z0-9]+)*)?(?P<rest>.*)\Z")
-_CODE = re.compile(r"[A-Z]{2}[0-9]{3}\Z")
+FORM = (r"(?P<kind>disable-file|disable)[ \t]*=[ \t]*"
+        r"(?P<codes>[A-Za-z0-9]+(?:[ \t]*,[ \t]*[A-Za-z0-9]+)*)?(?P<rest>.*)\Z")
+_CODE = r"[A-Z]{2}[0-9]{3}\Z"
 # More directives than this in one file are not hand-written suppressions
 # (and more candidates than this are not looked at).
 MAX_DIRECTIVES = 200
@@ -86,7 +87,7 @@ def find_directives(text: str, fmt: str) -> Tuple[Directive, ...]:
         else:
             continue
         for col in starts:
-            m = _DIRECTIVE.match(line, col)
+            m = re.compile(_DIRECTIVE).match(line, col)
             if m is not None:
                 candidates.append((ln, col, m, line[:col], at + col))
                 break  # the rest of the line is this comment
@@ -104,7 +105,7 @@ def find_directives(text: str, fmt: str) -> Tuple[Directive, ...]:
 
 def _parse(line: int, col: int, end: int, body: str) -> Directive:
     body = body.rstrip()
-    m = _FORM.match(body)
+    m = re.match(FORM, body)
     if m is None:
         return Directive(line, col + 1, end + 1, LINE, (),
                          "is not 'disable=CODE,...' or 'disable-file=CODE,...'")
@@ -117,8 +118,8 @@ def _parse(line: int, col: int, end: int, body: str) -> Directive:
     codes = tuple(c.upper() for c in raw if c)
     if not codes:
         return Directive(line, col + 1, end + 1, scope, (), "names no rule code")
-    bad = [c for c in codes if not _CODE.match(c)]
-    good = tuple(c for c in codes if _CODE.match(c))
+    bad = [c for c in codes if not re.match(_CODE, c)]
+    good = tuple(c for c in codes if re.match(_CODE, c))
     if bad:
         # the good codes still apply; the bad ones are reported
         word = "is not a rule code" if len(bad) == 1 else "are not rule codes"

@@ -7,7 +7,7 @@ import re
 from typing import List
 
 from penguin_lint.fixes.source import Edit, Source
-from penguin_lint.suppressions import _FORM
+from penguin_lint.suppressions import FORM
 
 _UNUSED = re.compile(r"suppression of ([A-Z0-9, ]+) suppresses nothing")
 
@@ -29,7 +29,7 @@ def fix(finding, source: Source, ctx) -> List[Edit]:
     kept = [c for c in directive.codes if c not in unused]
     if kept:
         body = comment[comment.index(":") + 1:].lstrip(" \t")
-        form = _FORM.match(body)
+        form = re.match(FORM, body)
         if form is None:
             return []
         new = f"# penguin-lint: {form.group('kind')}={','.join(kept)}{form.group('rest')}"

@@ -8,24 +8,25 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
+# Patterns, not compiled ones: re compiles (and keeps) each the first time a
+# value of its format is checked, which most runs never ask for every format.
 # ISO 8601 / RFC 3339 to the second, with an explicit offset; fractions allowed.
-_DATE_TIME = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))\Z")
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z")
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
-_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]+\Z")
+_DATE_TIME = r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))\Z"
+_DATE = r"(\d{4})-(\d{2})-(\d{2})\Z"
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z"
+_URI = r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]+\Z"
 # These two read values from files, so they must not backtrack: two
 # overlapping repeats before \Z (``[^\s/?#]+[^\s]*``, ``[^@\s]+\.[^@\s]+``)
 # took quadratic time, seconds for a 20,000-character email or URL and
 # hours for one of a few MiB. Same languages, written to match in linear time.
-_HTTP = re.compile(r"https?://[^\s/?#][^\s]*\Z", re.I)
-_EMAIL = re.compile(r"[^@\s]+@([^@\s]+)\Z")
+_HTTP = r"(?i)https?://[^\s/?#][^\s]*\Z"
+_EMAIL = r"[^@\s]+@([^@\s]+)\Z"
 
 
 def is_date_time(value) -> bool:
     if not isinstance(value, str):
         return True
-    m = _DATE_TIME.match(value)
+    m = re.match(_DATE_TIME, value)
     if not m:
         return False
     try:
@@ -43,7 +44,7 @@ def is_date_time(value) -> bool:
 def is_date(value) -> bool:
     if not isinstance(value, str):
         return True
-    m = _DATE.match(value)
+    m = re.match(_DATE, value)
     if not m:
         return False
     try:
@@ -57,12 +58,12 @@ def is_email(value) -> bool:
     """local@domain, where the domain has a dot with something on each side."""
     if not isinstance(value, str):
         return True
-    m = _EMAIL.match(value)
+    m = re.match(_EMAIL, value)
     return m is not None and "." in m.group(1)[1:-1]
 
 
 def _matches(rx):
-    return lambda value: not isinstance(value, str) or rx.match(value) is not None
+    return lambda value: not isinstance(value, str) or re.match(rx, value) is not None
 
 
 FORMAT_CHECKS = {
