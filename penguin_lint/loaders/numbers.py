@@ -295,17 +295,19 @@ def yaml11_number_spellings(src: str, integer: bool = False):
         point = f"{sign}{whole or '0'}.{frac or '0'}e{esign or '+'}{exp}"
     full = None
     if len(exp) <= 3 and int(exp) <= _MAX_FULL_EXPONENT:
-        from decimal import Decimal, InvalidOperation  # rare: a number in exponent form
+        from decimal import Context, Decimal, InvalidOperation, localcontext  # rare: a number in exponent form
 
         try:
             value = Decimal(src.strip())
         except InvalidOperation:
             value = None
-        if value is not None:
-            if value == value.to_integral_value():
-                full = str(int(value))
-            elif not integer:
-                full = format(value.normalize(), "f")
+        # every digit written kept: the default context rounds to 28 of them
+        with localcontext(Context(prec=_LONGEST_NUMBER + _MAX_FULL_EXPONENT + 2)):
+            if value is not None:
+                if value == value.to_integral_value():
+                    full = str(int(value))
+                elif not integer:
+                    full = format(value.normalize(), "f")
     return point, full
 
 
