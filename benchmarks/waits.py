@@ -67,6 +67,24 @@ def staged_job(linter, root: Path):
     return job
 
 
+def git_status_job(root: Path):
+    """The question a first diff run asks git about the work tree (what is
+    modified, staged or untracked under the layout's folders), with the same
+    one-file edit: git's own cost, which grows with the tree it stats and lists."""
+    target = diff_target(root)
+    folders = [f":(literal){d}" for d in ("data", "packages", "experiments", "leaderboards")]
+
+    def job() -> Run:
+        with open(target, "a", encoding="utf-8") as f:
+            f.write(DIFF_EDIT)
+        try:
+            return run_once(["git", "status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules", "--",
+                             *folders], cwd=root)
+        finally:
+            restore_diff_file(root)
+    return job
+
+
 def diff_job(linter, root: Path):
     target = diff_target(root)
 
@@ -185,6 +203,8 @@ def waits_main(args, linter, repeat: int) -> int:
         "lsp, open huge board": lsp_job(linter, tracked, board),
         "diff run, 1 file, --no-cache (small)": diff_job(linter, small),
         "diff run, 1 file, --no-cache (large)": diff_job(linter, large),
+        "git status -uall (small)": git_status_job(small),
+        "git status -uall (large)": git_status_job(large),
         "lsp, first diagnostics (small)": lsp_job(linter, small, ordinary),
         "lsp library imports": lambda: run_once([sys.executable, "-c", LSP_FLOOR]),
         "cold --all (small)": lambda: linter(small, "--all", "--cache-dir", str(_empty(caches / "cold"))),
@@ -231,6 +251,17 @@ def waits_rows(t: dict[str, Timing], n_small: int, n_large: int, prefix: str, hu
     row("W3", "diff run, 1 file, --no-cache, large vs small", f"{large} / {small}",
         "diff run, 1 file, --no-cache (large)", "diff run, 1 file, --no-cache (small)",
         f"<= {FLAT}x", lambda r: r <= FLAT)
+    # what the diff run adds to git's answer: the part penguin-lint controls
+    own = {size: t[f"diff run, 1 file, --no-cache ({size})"].median - t[f"git status -uall ({size})"].median
+           for size in ("small", "large")}
+    rows.append(Row("W3", "  the same less git status -uall (penguin-lint's own part), large vs small",
+                    f"{large} / {small}", fmt_s(own["large"]), f"the same, small {fmt_s(own['small'])}",
+                    f"{own['large'] / own['small']:.2f}x", f"<= {FLAT}x",
+                    verdict(own["large"] / own["small"] <= FLAT)))
+    g_small, g_large = t["git status -uall (small)"].median, t["git status -uall (large)"].median
+    rows.append(Row("W3", "  git status -uall alone, large vs small (git's floor)", f"{large} / {small}",
+                    fmt_s(g_large), f"git status -uall (small) {fmt_s(g_small)}", f"{g_large / g_small:.2f}x",
+                    "-", "info"))
     if "check-jsonschema (small)" in t:
         row("W4", "cold --all CPU vs check-jsonschema", small, "cold --all (small)",
             "check-jsonschema (small)", ">= 15x less", lambda r: 1 / r >= 15, lambda r: f"{1 / r:.1f}x less")
