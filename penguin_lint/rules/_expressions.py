@@ -131,6 +131,11 @@ class Expressions:
         # path -> top-level key -> the source text of a value YAML typed
         # (``yes``, ``~``, ``0x1A``): what messages quote, not Python's True
         self._written: Dict[str, Dict[str, str]] = {}
+        # path -> its top level, and folder or file -> whether it is there:
+        # leaves share experiments (a board's entries often read the same
+        # few), and each is read once however many leaves name it
+        self._top_levels: Dict[str, Optional[dict]] = {}
+        self._there: Dict[Tuple[str, bool], bool] = {}
         #: a focus.Focus when the leaderboard is checked only as a dependent
         #: of a change (only the values it covers are looked at), else None
         self.focus = focus
@@ -234,7 +239,7 @@ class Expressions:
         if exp is None:
             return leaf
         leaf.exp_dir = self.ctx.layout.experiment_dir(self.leaderboard, exp)
-        leaf.exp_exists = self.ctx.repo.is_dir(leaf.exp_dir)
+        leaf.exp_exists = self._is(leaf.exp_dir, True)
         return leaf
 
     def locate(self, leaf: Leaf) -> Leaf:
@@ -246,15 +251,23 @@ class Expressions:
         leaf.stage = self._LOCATED
         if not leaf.exp_exists:
             return leaf
-        repo = self.ctx.repo
         leaf.meta_path = f"{leaf.exp_dir}/meta_info.yaml"
-        leaf.meta_exists = repo.is_file(leaf.meta_path)
+        leaf.meta_exists = self._is(leaf.meta_path, False)
         if safe_segment(leaf.phase):
             leaf.phase_dir = f"{leaf.exp_dir}/{leaf.phase}"
-            leaf.phase_exists = repo.is_dir(leaf.phase_dir)
+            leaf.phase_exists = self._is(leaf.phase_dir, True)
             leaf.summary_path = f"{leaf.phase_dir}/summary.yaml"
-            leaf.summary_exists = repo.is_file(leaf.summary_path)
+            leaf.summary_exists = self._is(leaf.summary_path, False)
         return leaf
+
+    def _is(self, path: str, folder: bool) -> bool:
+        """Whether ``path`` is a folder (``folder``) or a file, asked of the
+        repository once."""
+        key = (path, folder)
+        there = self._there.get(key)
+        if there is None:
+            there = self._there[key] = self.ctx.repo.is_dir(path) if folder else self.ctx.repo.is_file(path)
+        return there
 
     def resolve_meta(self, leaf: Leaf) -> Leaf:
         """``locate``, then load the experiment's meta_info.yaml."""
@@ -277,7 +290,13 @@ class Expressions:
         return leaf
 
     def _top_level(self, path: str) -> Optional[dict]:
-        """The top level of the mapping in ``path`` (see KEEP_BYTES)."""
+        """The top level of the mapping in ``path`` (see KEEP_BYTES), read
+        once: the leaves that name it share it (none changes it)."""
+        if path not in self._top_levels:
+            self._top_levels[path] = self._read_top_level(path)
+        return self._top_levels[path]
+
+    def _read_top_level(self, path: str) -> Optional[dict]:
         doc = self.ctx.valid_doc(path)
         if doc is None:
             return None
