@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from benchmarks import huge
+from penguin_lint.pr.git import READ_ONLY
 from benchmarks.run import (GIT, Row, Run, Timing, check_jsonschema_job, diff_target, ensure_huge,
                             ensure_repo, find_check_jsonschema, fmt_s, interleaved, lint_problem,
                             report, restore_diff_file, run_once, verdict, warm_cache, _children_cpu,
@@ -78,8 +79,9 @@ def git_status_job(root: Path):
         with open(target, "a", encoding="utf-8") as f:
             f.write(DIFF_EDIT)
         try:
-            return run_once(["git", "status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules", "--",
-                             *folders], cwd=root)
+            # as the run asks it: read-only (the index is never refreshed in place)
+            return run_once(["git", *READ_ONLY, "status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules",
+                             "--", *folders], cwd=root)
         finally:
             restore_diff_file(root)
     return job
