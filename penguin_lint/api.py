@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable, List, Optional, Union
+from typing import Callable, Iterable, List, Optional, Union
 
 from penguin_lint.engine.result import Result
 from penguin_lint.findings import Finding
@@ -44,7 +44,8 @@ def lint(root: Union[str, os.PathLike] = ".", paths: Optional[Iterable[Union[str
          cache: Union[bool, str, os.PathLike] = True, jobs: Optional[int] = None,
          config_base: Optional[str] = None, config_from_worktree: bool = False,
          kind: Optional[str] = None, definition: Optional[Union[str, os.PathLike]] = None,
-         suppress: bool = True, shard: Optional[str] = None) -> LintResult:
+         suppress: bool = True, shard: Optional[str] = None,
+         progress: Optional[Callable[[List[Finding]], None]] = None) -> LintResult:
     """Lint the benchmark repository at ``root``.
 
     - neither ``paths`` nor ``diff_base``: the whole repository (``--all``);
@@ -61,6 +62,12 @@ def lint(root: Union[str, os.PathLike] = ".", paths: Optional[Iterable[Union[str
     ``.penguin-lint.toml`` as it is at the merge base of this ref and HEAD.
     ``suppress=False``: ignore inline ``penguin-lint: disable`` comments.
     ``shard``: ``"K/N"``, one part of a whole-repository run.
+    ``progress``: with the whole repository, a function called with each
+    part of the findings as the run finds them (a folder at a time), for a
+    program that shows them as they come; not called where the end of the
+    run takes findings back (a baseline). The parts are not the final
+    report: unused suppressions (PL008) are found at the end, and a file's
+    findings past the cap are dropped then. The result is.
 
     Raises :class:`PenguinLintError` when the run cannot be made.
     """
@@ -72,7 +79,8 @@ def lint(root: Union[str, os.PathLike] = ".", paths: Optional[Iterable[Union[str
         select=_codes(select), ignore=_codes(ignore), new_only=new_only,
         cache=cache is not False, cache_dir=None if isinstance(cache, bool) else os.fspath(cache),
         jobs=jobs, config_base=config_base, config_from_worktree=config_from_worktree, kind=kind,
-        definition=os.fspath(definition) if definition is not None else None, suppress=suppress, shard=shard)
+        definition=os.fspath(definition) if definition is not None else None, suppress=suppress, shard=shard,
+        progress=progress)
     outcome = run(request)
     result = outcome.result
     result.tool_warnings = list(outcome.warnings)

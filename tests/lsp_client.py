@@ -27,6 +27,8 @@ class LspClient:
         #: uri -> every publishDiagnostics params received, oldest first
         self.diagnostics: Dict[str, List[dict]] = {}
         self.notifications: List[dict] = []
+        #: when each of ``notifications`` was read (time.perf_counter())
+        self.notification_times: List[float] = []
         self.server_requests: List[dict] = []
         threading.Thread(target=self._read, daemon=True).start()
         self.stderr: List[bytes] = []
@@ -78,6 +80,7 @@ class LspClient:
                 self._send({"id": msg["id"], "result": None})
             else:
                 self.notifications.append(msg)
+                self.notification_times.append(time.perf_counter())
 
     # -- what tests call ---------------------------------------------------------------
     def request(self, method: str, params) -> object:

@@ -29,14 +29,17 @@ def default_jobs(units: int) -> int:
     return max(1, min(cpus, 8))
 
 
-def run_parallel(engine, units, jobs: int, run=None):
+def run_parallel(engine, units, jobs: int, run=None, each=None):
     """Run units in ``jobs`` processes: this one and ``jobs - 1`` forked
     children, each taking the next unit from a shared counter, big units
     first, so no process is left with a large one at the end. Forked
     children inherit the imported modules and the engine as they are, which
-    keeps start-up cheap; they send their findings back once, at the end."""
+    keeps start-up cheap; they send their findings back once, at the end.
+
+    With ``each`` (a run whose findings are shown as they come), ``jobs``
+    children run the units and send each result as they finish it, and
+    this process hands every one to ``each`` as it arrives."""
     import multiprocessing
-    import pickle
 
     if not hasattr(os, "fork"):
         raise NoParallel
@@ -57,54 +60,123 @@ def run_parallel(engine, units, jobs: int, run=None):
             counter.value = i + 1
         return i
 
-    def work():
+    def work(send=None):
         out = []
         i = take()
         while i < len(order):
             out.append(run(order[i]))
+            if send is not None:
+                send(out.pop())
             i = take()
         return out
 
     children = []
-    for _ in range(jobs - 1):
+    for _ in range(jobs if each is not None else jobs - 1):
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:  # child: never return into the caller's code
-            status = 0
-            try:
-                os.close(r)
-                try:
-                    payload = ("ok", work())
-                except ToolError as e:
-                    payload = ("error", str(e))
-                except BaseException as e:  # noqa: B036 - reported by the parent
-                    payload = ("error", f"internal error: {type(e).__name__}: {e}")
-                with os.fdopen(w, "wb") as f:
-                    f.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
-            except BaseException:
-                status = 1
-            finally:
-                os._exit(status)
+            os.close(r)
+            _child(w, work, each is not None)
         os.close(w)
         children.append((pid, r))
+    results = []
+    finals: dict = {}  # pipe -> the messages of the child after its units
     try:
-        results = work()
+        if each is None:
+            results = work()
+        else:
+            _pass_on(children, each, results, finals)
     finally:
-        collected = []
-        for pid, r in children:
-            with os.fdopen(r, "rb") as f:
-                data = f.read()
-            os.waitpid(pid, 0)
-            collected.append(data)
-    for data in collected:
-        try:
-            status, payload = pickle.loads(data)
-        except Exception:
-            raise ToolError("internal error: a worker process ended without its results") from None
+        collected = [finals.get(r, []) + _drain(pid, r) for pid, r in children]
+    for messages in collected:
+        if not messages:
+            raise ToolError("internal error: a worker process ended without its results")
+        status, payload = messages[-1]
         if status != "ok":
             raise ToolError(payload)
         results.extend(payload)
     return results
+
+
+def _child(w: int, work, streams: bool) -> None:
+    """A worker's life: its units, each result sent as it comes when
+    ``streams``, then ("ok", the results not sent) or ("error", why)."""
+    status = 0
+    try:
+        with os.fdopen(w, "wb") as f:
+            def send(result) -> None:
+                _write(f, ("unit", result))
+                f.flush()
+
+            try:
+                payload = ("ok", work(send if streams else None))
+            except ToolError as e:
+                payload = ("error", str(e))
+            except BaseException as e:  # noqa: B036 - reported by the parent
+                payload = ("error", f"internal error: {type(e).__name__}: {e}")
+            _write(f, payload)
+    except BaseException:
+        status = 1
+    finally:
+        os._exit(status)
+
+
+def _write(f, message) -> None:
+    import pickle
+
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    f.write(len(data).to_bytes(8, "big") + data)
+
+
+def _frames(buffer: bytearray) -> list:
+    """The whole messages at the start of ``buffer`` (taken out of it)."""
+    import pickle
+
+    out = []
+    while len(buffer) >= 8:
+        size = int.from_bytes(buffer[:8], "big")
+        if len(buffer) < 8 + size:
+            break
+        out.append(pickle.loads(bytes(buffer[8:8 + size])))
+        del buffer[:8 + size]
+    return out
+
+
+def _pass_on(children, each, results: list, finals: dict) -> None:
+    """Hand each unit's result to ``each`` as a child sends it, until every
+    child has closed its end; what a child sends after its units goes to
+    ``finals``."""
+    import selectors
+
+    buffers = {r: bytearray() for _, r in children}
+    with selectors.DefaultSelector() as sel:
+        for _, r in children:
+            sel.register(r, selectors.EVENT_READ)
+        while sel.get_map():
+            for key, _ in sel.select():
+                chunk = os.read(key.fd, 1 << 16)
+                if not chunk:
+                    sel.unregister(key.fd)
+                    continue
+                buffers[key.fd] += chunk
+                for message in _frames(buffers[key.fd]):
+                    if message[0] == "unit":
+                        results.append(message[1])
+                        each(message[1])
+                    else:
+                        finals.setdefault(key.fd, []).append(message)
+
+
+def _drain(pid: int, r: int) -> list:
+    """The messages left in a child's pipe (none of its units', once handed
+    on), the pipe closed and the child reaped."""
+    with os.fdopen(r, "rb") as f:
+        data = bytearray(f.read())
+    os.waitpid(pid, 0)
+    try:
+        return [m for m in _frames(data) if m[0] != "unit"]
+    except Exception:  # a child that died half-way through a message
+        return []
 
 
 def _unit_weight(repo: Repository, unit) -> int:

@@ -8,7 +8,7 @@ findings about files missing from the touched folders.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.core.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.engine.change_subjects import change_subjects
@@ -23,7 +23,7 @@ from penguin_lint.pr.blame import Change, Scope
 from penguin_lint.core.repo import SKIPPED_DIRS, ReadLog, Repository
 from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule
-from penguin_lint.suppressions import Ledger
+from penguin_lint.suppressions import CARRIER, Ledger
 from penguin_lint.engine.subject import Subject
 from penguin_lint.rules.base import Rule
 
@@ -70,6 +70,10 @@ class Engine:
         # the Scope of a run that reviews a change against a base: the
         # suppressions the change adds do not apply in it
         self._review = None
+        #: called with each part of a whole run's findings as the run finds
+        #: them (the language server streams them): not final, since unused
+        #: suppressions (PL008) and the cap on a file's findings come at the end
+        self.on_unit: Optional[Callable[[List[Finding]], None]] = None
 
     # -- subjects -------------------------------------------------------------
     def subject(self, path: str, is_dir: bool) -> Subject:
@@ -195,7 +199,9 @@ class Engine:
                     files += 1
                 elif s.is_dir and s.path and self.repo.listed_empty(s.path):
                     empty.add(s.path)
-                findings.add(self.check(s))
+                found = self.check(s)
+                findings.add(found)
+                self._stream(found)
         if self.ledger is not None:
             # out of the ledger before worker processes are forked: each
             # would send a copy back (and a count of held findings twice)
@@ -218,6 +224,7 @@ class Engine:
                     todo.append(u)
                 else:
                     findings.add(hit[0])
+                    self._stream(hit[0])
                     files += hit[1]
                     empty.update(hit[2])
             units = todo
@@ -227,9 +234,15 @@ class Engine:
         if jobs is None:
             jobs = default_jobs(len(units))
         results = None
+        streamed: Set[int] = set()  # this process's results, streamed as they came
+
+        def each(r) -> None:
+            self._stream(r[0])
+            streamed.add(id(r))
+
         if jobs > 1:
             try:
-                results = run_parallel(self, units, jobs, run)
+                results = run_parallel(self, units, jobs, run, each if self.on_unit is not None else None)
             except NoParallel:
                 results = None
         if results is None:
@@ -237,6 +250,8 @@ class Engine:
         for r in results:
             unit_findings, unit_files, unit_loads, unit_empty = r[:4]
             findings.add(unit_findings)
+            if id(r) not in streamed:
+                self._stream(unit_findings)
             files += unit_files
             loads += unit_loads
             empty.update(unit_empty)
@@ -250,6 +265,23 @@ class Engine:
         if shard is not None:
             result.shard = {"plan": plan_key}
         return result
+
+    def _stream(self, found: List[Finding]) -> None:
+        """Hand ``on_unit`` a part of the findings as the report would have
+        them: no suppression ledger's records, no finding a per-file
+        ignore drops."""
+        if self.on_unit is None:
+            return
+        out = []
+        for f in found:
+            if f.code == CARRIER:
+                continue
+            ign = self.config.ignored_for(f.path)
+            if ign and matches_any(f.code, ign):
+                continue
+            out.append(f)
+        if out:
+            self.on_unit(out)
 
     def units(self) -> List["Unit"]:
         """The units of ``run_all``, without checking anything."""

@@ -122,12 +122,20 @@ def register(server, diagnostic) -> None:
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
     async def workspace_diagnostic(ls, params: types.WorkspaceDiagnosticParams):
         previous = {p.uri: p.value for p in params.previous_result_ids or ()}
+        token = params.partial_result_token
         items: list = []
         for project in projects(ls):
             open_paths = set(ls.open_in(project))
-            items += await workspace.reports(
-                kept_findings(ls, project), open_paths, previous, lambda p, pr=project: uri_in(pr, p),
-                lambda p, found, pr=project: diagnostics_of(ls, pr, p, found))
+            uri_of = lambda p, pr=project: uri_in(pr, p)  # noqa: E731
+            of = lambda p, found, pr=project: diagnostics_of(ls, pr, p, found)  # noqa: E731
+            kept = kept_findings(ls, project)
+            if token is None:
+                items += await workspace.reports(kept, open_paths, previous, uri_of, of)
+            else:
+                # LSP's partial results: every report goes out as $/progress,
+                # as the run finds it, and the answer itself is empty
+                await workspace.reports_streamed(kept, open_paths, previous, uri_of, of, lambda found: ls.progress(
+                    types.ProgressParams(token=token, value=types.WorkspaceDiagnosticReportPartialResult(items=found))))
         return types.WorkspaceDiagnosticReport(items=items)
 
 

@@ -60,6 +60,10 @@ class WorkspaceFindings:
         #: the count of changes a run failed at (said in the log; not run again for it)
         self.failed: Optional[int] = None
         self._task: Optional["asyncio.Future"] = None
+        #: the findings the run under way has handed out so far, by path
+        #: (not final: see reports_streamed), and who wants to hear of more
+        self.partial: Dict[str, List[Finding]] = {}
+        self._listeners: List[Callable[[set], None]] = []
 
     def start(self) -> None:
         """Bring the findings up to date in the background (a run under way
@@ -70,7 +74,8 @@ class WorkspaceFindings:
     async def _runs(self) -> None:
         while self.generation != self.current() and self.failed != self.current():
             generation = self.current()
-            found = await _run_all(self.project)
+            self.partial = {}
+            found = await _run_all(self.project, self._partial_batch)
             if found is None:
                 self.failed = generation
                 continue
@@ -81,6 +86,23 @@ class WorkspaceFindings:
             self.by_path, self.generation = by_path, generation
             if differs and self.changed is not None:
                 self.changed()
+
+    def _partial_batch(self, found: List[Finding]) -> None:
+        paths = set()
+        for f in found:
+            self.partial.setdefault(f.path, []).append(f)
+            paths.add(f.path)
+        for listen in list(self._listeners):
+            listen(paths)
+
+    def listen(self, listener: Callable[[set], None]) -> Callable[[], None]:
+        """Call ``listener`` with the paths of each batch the run under way
+        hands out; returns what stops it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def up_to_date(self) -> bool:
+        return self.generation == self.current() or self.failed == self.current()
 
     def stop(self) -> None:
         """End the run under way (the server is shutting down)."""
@@ -97,21 +119,24 @@ class WorkspaceFindings:
         return self.by_path
 
 
-async def _run_all(project: Project) -> Optional[List[Finding]]:
-    """The findings of ``--all`` (None when the run fails: said in the log)."""
+async def _run_all(project: Project, partial: Optional[Callable[[List[Finding]], None]] = None
+                   ) -> Optional[List[Finding]]:
+    """The findings of ``--all`` (None when the run fails: said in the log);
+    ``partial`` is called with the parts the run hands out as it goes."""
     if project.error is not None:
         return []
     if hasattr(os, "fork"):
-        return await _run_forked(project)
+        return await _run_forked(project, partial)
     return await _run_process(project)
 
 
-async def _run_forked(project: Project) -> Optional[List[Finding]]:
+async def _run_forked(project: Project, partial=None) -> Optional[List[Finding]]:
     """``--all`` in a child forked from the server: no interpreter to start
     and nothing to import again (on a small repository, most of what a new
     process costs). The child has no part in the protocol (its standard
-    input and output are closed to it) and sends its findings back pickled,
-    once, at the end."""
+    input and output are closed to it) and sends its findings back pickled:
+    each part as the run hands it out (a frame ``P``), then all of them
+    (``F``)."""
     loop = asyncio.get_running_loop()
     try:
         read_end, write_end = os.pipe()
@@ -134,7 +159,11 @@ async def _run_forked(project: Project) -> Optional[List[Finding]]:
         _child(project, write_end)
     os.close(write_end)
     try:
-        data = await loop.run_in_executor(None, _read_all, read_end)
+        def part(data: bytes) -> None:  # (in the reading thread)
+            if partial is not None:
+                loop.call_soon_threadsafe(_deliver, partial, data)
+
+        data = await loop.run_in_executor(None, _read_frames, read_end, part)
         _, status = await loop.run_in_executor(None, os.waitpid, pid, 0)
     except asyncio.CancelledError:
         _kill(pid)  # the server is going: its run goes with it
@@ -161,11 +190,11 @@ def _child(project: Project, write_end: int) -> None:
         _lower_priority(0)
         from penguin_lint.api import lint
 
-        result = lint(project.root)
-        data = pickle.dumps(list(result.findings), protocol=pickle.HIGHEST_PROTOCOL)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(write_end, view):]
+        def part(found) -> None:
+            _write_frame(write_end, b"P", pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
+
+        result = lint(project.root, progress=part)
+        _write_frame(write_end, b"F", pickle.dumps(list(result.findings), protocol=pickle.HIGHEST_PROTOCOL))
         status = 0
     except BaseException as e:  # said on standard error, the server's log
         try:
@@ -177,19 +206,38 @@ def _child(project: Project, write_end: int) -> None:
         os._exit(status)
 
 
-def _read_all(fd: int) -> bytes:
-    """What the child writes, to its end; the pipe is closed here, by the
-    one thread that reads it (a run cancelled meanwhile ends it with the
-    child)."""
-    chunks = []
+def _write_frame(fd: int, kind: bytes, data: bytes) -> None:
+    view = memoryview(kind + len(data).to_bytes(8, "big") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_frames(fd: int, part: Callable[[bytes], None]) -> bytes:
+    """What the child writes, frame by frame, to its end: each part handed
+    to ``part``, the final frame returned (b"" when there is none). The
+    pipe is closed here, by the one thread that reads it (a run cancelled
+    meanwhile ends it with the child)."""
     try:
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
+        with os.fdopen(os.dup(fd), "rb", buffering=1 << 16) as stream:
+            while True:
+                head = stream.read(9)
+                if len(head) < 9:
+                    return b""
+                data = stream.read(int.from_bytes(head[1:], "big"))
+                if head[:1] == b"F":
+                    return data
+                part(data)
     finally:
         os.close(fd)
+
+
+def _deliver(partial: Callable[[List[Finding]], None], data: bytes) -> None:
+    try:
+        found = pickle.loads(data)
+    except Exception:  # (the child's own pickle: only a truncated one fails)
+        return
+    if isinstance(found, list) and all(isinstance(f, Finding) for f in found):
+        partial(found)
 
 
 def _kill(pid: int) -> None:
@@ -274,3 +322,44 @@ async def reports(kept: WorkspaceFindings, open_paths: set, previous: Dict[str, 
 def text_of(project: Project, path: str) -> str:
     data = project.repo.read_bytes(path) or b""
     return data.decode("utf-8", "replace")
+
+
+async def reports_streamed(kept: WorkspaceFindings, open_paths: set, previous: Dict[str, str],
+                           uri_of: Callable[[str], str],
+                           diagnostics_of: Callable[[str, List[Finding]], List[types.Diagnostic]],
+                           send: Callable[[list], None]) -> None:
+    """The reports of ``reports``, sent with ``send`` (a client's partial
+    results) as the run under way finds them rather than once it is over:
+    first what it has found so far, then each part as it comes, then what
+    the end of the run changed (a file's findings completed, unused
+    suppressions, a file that had findings before and has none now). A
+    file is never sent as clean before the run is over; a later report of
+    a file replaces the one before it."""
+    sent: Dict[str, str] = {}
+
+    def report(path: str, found: List[Finding]):
+        uri, rid = uri_of(path), result_id(found)
+        sent[path] = rid
+        if previous.get(uri) == rid:
+            return types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=None, result_id=rid)
+        return types.WorkspaceFullDocumentDiagnosticReport(
+            uri=uri, version=None, items=diagnostics_of(path, found), result_id=rid)
+
+    def flush(paths) -> None:
+        items = [report(p, kept.partial[p]) for p in sorted(paths)
+                 if p not in open_paths and p in kept.partial and sent.get(p) != result_id(kept.partial[p])]
+        if items:
+            send(items)
+
+    stop = kept.listen(flush)
+    try:
+        if not kept.up_to_date():
+            flush(set(kept.partial))
+        by_path = await kept.refresh()
+    finally:
+        stop()
+    final = [report(p, by_path.get(p, [])) for p in sorted(set(by_path) | kept.reported | set(sent))
+             if p not in open_paths and sent.get(p) != result_id(by_path.get(p, []))]
+    kept.reported = set(by_path)
+    if final:
+        send(final)

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Mapping, Optional, Sequence
+from typing import Callable, List, Mapping, Optional, Sequence
 
 from penguin_lint.core.repo import Repository
 from penguin_lint.engine.result import Result
+from penguin_lint.findings import Finding
 
 
 class PenguinLintError(Exception):
@@ -57,6 +58,10 @@ class Request:
     stdin_filename: Optional[str] = None
     #: what ``stdin_filename`` holds: bytes or a binary stream (default: standard input)
     stdin: object = None
+    #: with ``all``: called with each part of the findings as the run finds
+    #: them (``Engine.on_unit``), where nothing at the end of the run takes
+    #: findings back (no baseline); the result is still the whole answer
+    progress: Optional[Callable[[List[Finding]], None]] = None
 
 
 @dataclass

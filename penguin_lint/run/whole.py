@@ -57,6 +57,8 @@ class WholeRun(RunKind):
         # the engine runs no git: it is told which folders are submodules
         from penguin_lint.pr.worktree_gitlinks import WorkTreeGitlinks
 
+        if req.progress is not None and self._streams(part):
+            engine.on_unit = req.progress
         result = engine.run_all(jobs=req.jobs, cache=cache, shard=part, review=self.added_index,
                                 gitlinks=WorkTreeGitlinks(root))
         if cache is not None:
@@ -73,6 +75,15 @@ class WholeRun(RunKind):
             if result.baseline_entries is not None:
                 result.shard["baseline"] = result.baseline_entries
         return result
+
+    def _streams(self, part) -> bool:
+        """Whether the findings can be handed out as they come: not when a
+        baseline takes some back at the end, nor in a shard or a pull
+        request's run (judged by its base)."""
+        from penguin_lint.run import baseline
+
+        return (part is None and self.config_ref is None and not self.req.write_baseline
+                and baseline.read_worktree(self.root, self.config.baseline) is None)
 
     def _baseline(self, result, repo):
         """The baseline written (--write-baseline) or read, and applied; the
