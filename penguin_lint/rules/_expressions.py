@@ -94,6 +94,11 @@ class Leaf:
         self.summary: Optional[dict] = None
 
 
+# what Expressions.locate finds of a leaf: the same for every leaf naming its experiment and phase
+_LOCATED_FIELDS = ("exp_dir", "exp_exists", "meta_path", "meta_exists", "phase_dir", "phase_exists",
+                   "summary_path", "summary_exists")
+
+
 class Operation:
     def __init__(self, path: Path_, data: dict, args: Optional[List["Node"]]):
         self.path = path
@@ -136,6 +141,7 @@ class Expressions:
         # few), and each is read once however many leaves name it
         self._top_levels: Dict[str, Optional[dict]] = {}
         self._there: Dict[Tuple[str, bool], bool] = {}
+        self._located: Dict[Tuple[str, Optional[str]], Leaf] = {}
         #: a focus.Focus when the leaderboard is checked only as a dependent
         #: of a change (only the values it covers are looked at), else None
         self.focus = focus
@@ -244,9 +250,19 @@ class Expressions:
 
     def locate(self, leaf: Leaf) -> Leaf:
         """``find``, then whether meta_info.yaml, the phase folder and its
-        summary.yaml exist (nothing is loaded)."""
+        summary.yaml exist (nothing is loaded). Leaves naming the same
+        experiment and phase are located once."""
         if leaf.stage >= self._LOCATED:
             return leaf
+        key = (leaf.experiment_id, leaf.phase)
+        if type(key[0]) is str and (key[1] is None or type(key[1]) is str):
+            same = self._located.get(key)
+            if same is not None:
+                for name in _LOCATED_FIELDS:
+                    setattr(leaf, name, getattr(same, name))
+                leaf.stage = self._LOCATED
+                return leaf
+            self._located[key] = leaf
         self.find(leaf)
         leaf.stage = self._LOCATED
         if not leaf.exp_exists:
