@@ -12,8 +12,10 @@ client reports, the configuration): several changes while a run is under
 way make one more run, not one each. A pull answers from the last run that
 saw every change it was told of, waiting for it when it is still under way;
 a file whose report the client already holds (its ``resultId``) is
-answered "unchanged". When a run changes what a client that can be asked
-to pull again holds, it is asked to (``workspace/diagnostic/refresh``).
+answered "unchanged". A client that gives a ``partialResultToken`` gets
+the reports as the run finds them, folder by folder (``reports_streamed``),
+instead of once it is over. When a run changes what a client that can be
+asked to pull again holds, it is asked to (``workspace/diagnostic/refresh``).
 Open documents are left out: their diagnostics are pushed as they are
 edited.
 """
@@ -78,12 +80,14 @@ class WorkspaceFindings:
             found = await _run_all(self.project, self._partial_batch)
             if found is None:
                 self.failed = generation
+                self.partial = {}
                 continue
             by_path: Dict[str, List[Finding]] = {}
             for f in found:
                 by_path.setdefault(f.path, []).append(f)
             differs = self.generation >= 0 and _ids(by_path) != _ids(self.by_path)
             self.by_path, self.generation = by_path, generation
+            self.partial = {}  # only ever the parts of a run under way
             if differs and self.changed is not None:
                 self.changed()
 
