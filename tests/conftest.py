@@ -241,3 +241,24 @@ def pull_request_repo(root: Path) -> Path:
         proc = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
         assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
     return root
+
+
+def repo_with_a_failing_rule(tmp_path: Path, monkeypatch) -> Path:
+    """Thirty packages (enough units for worker processes), and PL201 made to
+    fail on one of them (packages/b17): what a bug in a rule looks like."""
+    from penguin_lint.rules import get_rule
+
+    bench = "packages/bench-a/benchmark_config.toml"
+    files = dict(VALID)
+    for i in range(30):
+        files[f"packages/b{i}/benchmark_config.toml"] = VALID[bench].replace("bench-a", f"b{i}")
+    root = write_repo(tmp_path / "r", files)
+
+    def broken(self, subject, ctx):
+        if subject.path.endswith("b17/benchmark_config.toml"):
+            raise ZeroDivisionError("boom")
+        return iter(())
+
+    rule = get_rule("PL201")
+    monkeypatch.setattr(rule, "check", broken.__get__(rule.load()))
+    return root

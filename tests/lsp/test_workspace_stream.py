@@ -119,21 +119,9 @@ def test_a_worker_failing_while_it_streams_is_one_error(tmp_path, monkeypatch):
     import pytest
 
     import penguin_lint
-    from penguin_lint.rules import get_rule
+    from tests.conftest import repo_with_a_failing_rule
 
-    files = dict(VALID)
-    for i in range(30):
-        files[f"packages/b{i}/benchmark_config.toml"] = VALID["packages/bench-a/benchmark_config.toml"] \
-            .replace("bench-a", f"b{i}")
-    root = write_repo(tmp_path / "r", files)
-
-    def broken(self, subject, ctx):
-        if subject.path.endswith("b17/benchmark_config.toml"):
-            raise ZeroDivisionError("boom")
-        return iter(())
-
-    rule = get_rule("PL201")
-    monkeypatch.setattr(rule, "check", broken.__get__(rule.load()))
+    root = repo_with_a_failing_rule(tmp_path, monkeypatch)
     monkeypatch.setenv("PENGUIN_LINT_JOBS", "2")
     with pytest.raises(penguin_lint.PenguinLintError,
                        match="PL201 failed on packages/b17/benchmark_config.toml: ZeroDivisionError: boom"):

@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import VALID, lint, write_repo
+from tests.conftest import VALID, lint, repo_with_a_failing_rule, write_repo
 
 SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
 BENCH = "packages/bench-a/benchmark_config.toml"
@@ -152,20 +152,7 @@ def test_nothing_to_lint_is_said(tmp_path):
 
 
 def test_a_rule_failing_in_a_worker_is_one_error_line(tmp_path, monkeypatch):
-    from penguin_lint.rules import get_rule
-
-    files = dict(VALID)
-    for i in range(30):
-        files[f"packages/b{i}/benchmark_config.toml"] = VALID[BENCH].replace("bench-a", f"b{i}")
-    root = write_repo(tmp_path / "r", files)
-
-    def broken(self, subject, ctx):
-        if subject.path.endswith("b17/benchmark_config.toml"):
-            raise ZeroDivisionError("boom")
-        return iter(())
-
-    rule = get_rule("PL201")
-    monkeypatch.setattr(rule, "check", broken.__get__(rule.load()))
+    root = repo_with_a_failing_rule(tmp_path, monkeypatch)
     run = lint(root, "--all", "--jobs", "2")
     assert run.code == 2
     assert run.stderr.count("\n") == 1
