@@ -183,6 +183,11 @@ class UnitCache:
     def reader(self) -> ReadLog:
         return ReadLog()
 
+    def mark_used(self, unit) -> None:
+        """Keep the unit's record when the cache is saved: its lookup is
+        made in a worker process, whose own marks are not seen here."""
+        self._used.add(self._entry(unit_key(unit)).name)
+
     def lookup(self, unit, avoid: frozenset = frozenset()) -> Optional[Tuple[List[Finding], int, List[str]]]:
         """The unit's findings, file count and empty folders when every input is unchanged.
         ``avoid``: files whose verdicts this run judges otherwise (the

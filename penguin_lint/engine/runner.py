@@ -217,20 +217,22 @@ class Engine:
             # verdicts that read a file with suppressions the change adds
             # are this run's own: neither taken from the cache nor put in it
             avoid = self._review.paths if self._review is not None else frozenset()
-            todo = []
-            for u in units:
-                hit = cache.lookup(u, avoid)
-                if hit is None:
-                    todo.append(u)
-                else:
-                    findings.add(hit[0])
-                    self._stream(hit[0])
-                    files += hit[1]
-                    empty.update(hit[2])
-            units = todo
+            if self.on_unit is not None:
+                run = self._cached_runner(units, cache, avoid)
+            else:
+                todo = []
+                for u in units:
+                    hit = cache.lookup(u, avoid)
+                    if hit is None:
+                        todo.append(u)
+                    else:
+                        findings.add(hit[0])
+                        files += hit[1]
+                        empty.update(hit[2])
+                units = todo
 
-            def run(u):
-                return self._run_unit_recorded(u, cache)
+                def run(u):
+                    return self._run_unit_recorded(u, cache)
         if jobs is None:
             jobs = default_jobs(len(units))
         results = None
@@ -255,7 +257,7 @@ class Engine:
             files += unit_files
             loads += unit_loads
             empty.update(unit_empty)
-            if cache is not None:
+            if cache is not None and r[4] is not None:  # (None: a cached verdict)
                 cache.store(r[4], unit_findings, unit_files, r[5], avoid)
         if shard is None or shard.takes_top or empty:  # absent submodules: in one shard only
             findings.add(gitlink_findings(self, empty, gitlinks, absent=shard is None or shard.takes_top,
@@ -265,6 +267,21 @@ class Engine:
         if shard is not None:
             result.shard = {"plan": plan_key}
         return result
+
+    def _cached_runner(self, units, cache, avoid):
+        """How a streamed run runs a unit with a cache: looked up where it is
+        run (in the workers, biggest first), so that cached findings are
+        handed out as each unit is proven unchanged, not after every unit
+        was looked up; run and recorded when it is not."""
+        for u in units:
+            cache.mark_used(u)
+
+        def run(u):
+            hit = cache.lookup(u, avoid)
+            if hit is None:
+                return self._run_unit_recorded(u, cache)
+            return hit[0], hit[1], 0, hit[2], None, None
+        return run
 
     def _stream(self, found: List[Finding]) -> None:
         """Hand ``on_unit`` a part of the findings as the report would have

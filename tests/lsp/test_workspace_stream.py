@@ -126,3 +126,32 @@ def test_a_worker_failing_while_it_streams_is_one_error(tmp_path, monkeypatch):
     with pytest.raises(penguin_lint.PenguinLintError,
                        match="PL201 failed on packages/b17/benchmark_config.toml: ZeroDivisionError: boom"):
         penguin_lint.lint(root, cache=False, progress=lambda found: None)
+
+
+def test_a_streamed_warm_run_hands_out_cached_findings_and_keeps_the_cache(tmp_path, monkeypatch):
+    # a streamed run looks units up in its workers: what they prove unchanged is handed out
+    # as it is proven, and the records it did not run again are still kept when it saves
+    import penguin_lint
+
+    root = tmp_path / "repo"
+    shutil.copytree(EXAMPLE, root)
+    cache = tmp_path / "cache"
+    cold = penguin_lint.lint(root, cache=cache)
+    records = sorted(p.name for p in cache.rglob("*.json"))
+    assert records
+    monkeypatch.setenv("PENGUIN_LINT_JOBS", "2")
+    parts = []
+    warm = penguin_lint.lint(root, cache=cache, progress=parts.append)
+    assert sorted(map(_key, warm.findings)) == sorted(map(_key, cold.findings))
+    assert sorted(_key(f) for p in parts for f in p) == sorted(map(_key, warm.findings))
+    assert sorted(p.name for p in cache.rglob("*.json")) == records
+    # an edit since: that unit is run again, the rest come from the cache
+    attempt = next(root.rglob("attempt-1.yaml"))
+    attempt.write_text(attempt.read_text() + "seeded: 1\n")
+    parts = []
+    edited = penguin_lint.lint(root, cache=cache, progress=parts.append)
+    rel = attempt.relative_to(root).as_posix()
+    assert ("PL104", rel) in [(f.code, f.path) for f in edited.findings]
+    assert sorted(_key(f) for p in parts for f in p) == sorted(map(_key, edited.findings))
+    monkeypatch.setenv("PENGUIN_LINT_JOBS", "1")
+    assert sorted(map(_key, penguin_lint.lint(root, cache=False).findings)) == sorted(map(_key, edited.findings))
