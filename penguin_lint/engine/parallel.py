@@ -7,6 +7,7 @@ import os
 
 from penguin_lint.core.repo import Repository
 from penguin_lint.engine.errors import ToolError
+from penguin_lint.engine.pipes import take_messages, write_message
 
 # Below this many units a second process costs more than it saves.
 PARALLEL_MIN_UNITS = 24
@@ -105,8 +106,7 @@ def _child(w: int, work, streams: bool) -> None:
     try:
         with os.fdopen(w, "wb") as f:
             def send(result) -> None:
-                _write(f, ("unit", result))
-                f.flush()
+                write_message(f, ("unit", result))
 
             try:
                 payload = ("ok", work(send if streams else None))
@@ -114,32 +114,11 @@ def _child(w: int, work, streams: bool) -> None:
                 payload = ("error", str(e))
             except BaseException as e:  # noqa: B036 - reported by the parent
                 payload = ("error", f"internal error: {type(e).__name__}: {e}")
-            _write(f, payload)
+            write_message(f, payload)
     except BaseException:
         status = 1
     finally:
         os._exit(status)
-
-
-def _write(f, message) -> None:
-    import pickle
-
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    f.write(len(data).to_bytes(8, "big") + data)
-
-
-def _frames(buffer: bytearray) -> list:
-    """The whole messages at the start of ``buffer`` (taken out of it)."""
-    import pickle
-
-    out = []
-    while len(buffer) >= 8:
-        size = int.from_bytes(buffer[:8], "big")
-        if len(buffer) < 8 + size:
-            break
-        out.append(pickle.loads(bytes(buffer[8:8 + size])))
-        del buffer[:8 + size]
-    return out
 
 
 def _pass_on(children, each, results: list, finals: dict) -> None:
@@ -159,7 +138,7 @@ def _pass_on(children, each, results: list, finals: dict) -> None:
                     sel.unregister(key.fd)
                     continue
                 buffers[key.fd] += chunk
-                for message in _frames(buffers[key.fd]):
+                for message in take_messages(buffers[key.fd]):
                     if message[0] == "unit":
                         results.append(message[1])
                         each(message[1])
@@ -174,7 +153,7 @@ def _drain(pid: int, r: int) -> list:
         data = bytearray(f.read())
     os.waitpid(pid, 0)
     try:
-        return [m for m in _frames(data) if m[0] != "unit"]
+        return [m for m in take_messages(data) if m[0] != "unit"]
     except Exception:  # a child that died half-way through a message
         return []
 

@@ -26,7 +26,6 @@ import hashlib
 import json
 import logging
 import os
-import pickle
 import signal
 import sys
 import warnings
@@ -34,6 +33,7 @@ from typing import Callable, Dict, List, Optional
 
 from lsprotocol import types
 
+from penguin_lint.engine.pipes import read_message, write_message
 from penguin_lint.findings import Finding
 from penguin_lint.lsp.project import Project
 
@@ -74,7 +74,7 @@ class WorkspaceFindings:
             self._task = asyncio.ensure_future(self._runs())
 
     async def _runs(self) -> None:
-        while self.generation != self.current() and self.failed != self.current():
+        while not self.up_to_date():
             generation = self.current()
             self.partial = {}
             found = await _run_all(self.project, self._partial_batch)
@@ -116,7 +116,7 @@ class WorkspaceFindings:
     async def refresh(self) -> Dict[str, List[Finding]]:
         """The findings from the files as they are after every change the
         server was told of: what the run under way gives, or a new one."""
-        while self.generation != self.current() and self.failed != self.current():
+        while not self.up_to_date():
             self.start()
             # a pull the client cancels leaves the run going, for the next
             await asyncio.shield(self._task)
@@ -138,9 +138,9 @@ async def _run_forked(project: Project, partial=None) -> Optional[List[Finding]]
     """``--all`` in a child forked from the server: no interpreter to start
     and nothing to import again (on a small repository, most of what a new
     process costs). The child has no part in the protocol (its standard
-    input and output are closed to it) and sends its findings back pickled:
-    each part as the run hands it out (a frame ``P``), then all of them
-    (``F``)."""
+    input and output are closed to it) and sends its findings back
+    (engine/pipes.py): each part as the run hands it out (``part``), then
+    all of them (``all``)."""
     loop = asyncio.get_running_loop()
     try:
         read_end, write_end = os.pipe()
@@ -163,26 +163,21 @@ async def _run_forked(project: Project, partial=None) -> Optional[List[Finding]]
         _child(project, write_end)
     os.close(write_end)
     try:
-        def part(data: bytes) -> None:  # (in the reading thread)
+        def part(found: List[Finding]) -> None:  # (in the reading thread)
             if partial is not None:
-                loop.call_soon_threadsafe(_deliver, partial, data)
+                loop.call_soon_threadsafe(partial, found)
 
-        data = await loop.run_in_executor(None, _read_frames, read_end, part)
+        found = await loop.run_in_executor(None, _read_messages, read_end, part)
         _, status = await loop.run_in_executor(None, os.waitpid, pid, 0)
     except asyncio.CancelledError:
         _kill(pid)  # the server is going: its run goes with it
         raise
     code = os.waitstatus_to_exitcode(status)
-    try:
-        if code != 0:
-            raise ValueError(f"exit status {code}")
-        found = pickle.loads(data)
-        if not isinstance(found, list) or not all(isinstance(f, Finding) for f in found):
-            raise ValueError("not a list of findings")
-        return found
-    except Exception as e:  # (the child's own pickle: only a truncated one fails)
-        log.warning("workspace diagnostics: penguin-lint --all failed: %s", e)
+    if code != 0 or found is None:
+        log.warning("workspace diagnostics: penguin-lint --all failed: %s",
+                    f"exit status {code}" if code != 0 else "it ended without its findings")
         return None
+    return found
 
 
 def _child(project: Project, write_end: int) -> None:
@@ -194,11 +189,9 @@ def _child(project: Project, write_end: int) -> None:
         _lower_priority(0)
         from penguin_lint.api import lint
 
-        def part(found) -> None:
-            _write_frame(write_end, b"P", pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
-
-        result = lint(project.root, progress=part)
-        _write_frame(write_end, b"F", pickle.dumps(list(result.findings), protocol=pickle.HIGHEST_PROTOCOL))
+        with os.fdopen(write_end, "wb") as out:
+            result = lint(project.root, progress=lambda found: write_message(out, ("part", found)))
+            write_message(out, ("all", list(result.findings)))
         status = 0
     except BaseException as e:  # said on standard error, the server's log
         try:
@@ -210,38 +203,20 @@ def _child(project: Project, write_end: int) -> None:
         os._exit(status)
 
 
-def _write_frame(fd: int, kind: bytes, data: bytes) -> None:
-    view = memoryview(kind + len(data).to_bytes(8, "big") + data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _read_frames(fd: int, part: Callable[[bytes], None]) -> bytes:
-    """What the child writes, frame by frame, to its end: each part handed
-    to ``part``, the final frame returned (b"" when there is none). The
-    pipe is closed here, by the one thread that reads it (a run cancelled
-    meanwhile ends it with the child)."""
-    try:
-        with os.fdopen(os.dup(fd), "rb", buffering=1 << 16) as stream:
-            while True:
-                head = stream.read(9)
-                if len(head) < 9:
-                    return b""
-                data = stream.read(int.from_bytes(head[1:], "big"))
-                if head[:1] == b"F":
-                    return data
-                part(data)
-    finally:
-        os.close(fd)
-
-
-def _deliver(partial: Callable[[List[Finding]], None], data: bytes) -> None:
-    try:
-        found = pickle.loads(data)
-    except Exception:  # (the child's own pickle: only a truncated one fails)
-        return
-    if isinstance(found, list) and all(isinstance(f, Finding) for f in found):
-        partial(found)
+def _read_messages(fd: int, part: Callable[[List[Finding]], None]) -> Optional[List[Finding]]:
+    """What the child sends, message by message, to its end: each part
+    handed to ``part``, all the findings returned (None when they never
+    came whole). The pipe is closed here, by the one thread that reads it
+    (a run cancelled meanwhile ends it with the child)."""
+    with os.fdopen(fd, "rb") as stream:
+        while True:
+            message = read_message(stream)
+            if not (isinstance(message, tuple) and len(message) == 2 and isinstance(message[1], list)
+                    and all(isinstance(f, Finding) for f in message[1])):
+                return None
+            if message[0] == "all":
+                return message[1]
+            part(message[1])
 
 
 def _kill(pid: int) -> None:
@@ -307,20 +282,19 @@ async def reports(kept: WorkspaceFindings, open_paths: set, previous: Dict[str, 
     """A report for each file with findings (and each that had some before),
     open documents left out."""
     by_path = await kept.refresh()
-    out: list = []
-    for path in sorted(set(by_path) | kept.reported):
-        if path in open_paths:
-            continue
-        found = by_path.get(path, [])
-        uri = uri_of(path)
-        rid = result_id(found)
-        if previous.get(uri) == rid:
-            out.append(types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=None, result_id=rid))
-        else:
-            out.append(types.WorkspaceFullDocumentDiagnosticReport(
-                uri=uri, version=None, items=diagnostics_of(path, found), result_id=rid))
+    out = [_report(path, by_path.get(path, []), previous, uri_of, diagnostics_of)
+           for path in sorted(set(by_path) | kept.reported) if path not in open_paths]
     kept.reported = set(by_path)
     return out
+
+
+def _report(path: str, found: List[Finding], previous: Dict[str, str], uri_of, diagnostics_of):
+    """The report of one file: "unchanged" when the client holds it already."""
+    uri, rid = uri_of(path), result_id(found)
+    if previous.get(uri) == rid:
+        return types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=None, result_id=rid)
+    return types.WorkspaceFullDocumentDiagnosticReport(
+        uri=uri, version=None, items=diagnostics_of(path, found), result_id=rid)
 
 
 def text_of(project: Project, path: str) -> str:
@@ -342,12 +316,8 @@ async def reports_streamed(kept: WorkspaceFindings, open_paths: set, previous: D
     sent: Dict[str, str] = {}
 
     def report(path: str, found: List[Finding]):
-        uri, rid = uri_of(path), result_id(found)
-        sent[path] = rid
-        if previous.get(uri) == rid:
-            return types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=None, result_id=rid)
-        return types.WorkspaceFullDocumentDiagnosticReport(
-            uri=uri, version=None, items=diagnostics_of(path, found), result_id=rid)
+        sent[path] = result_id(found)
+        return _report(path, found, previous, uri_of, diagnostics_of)
 
     def flush(paths) -> None:
         items = [report(p, kept.partial[p]) for p in sorted(paths)
