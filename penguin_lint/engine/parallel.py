@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import os
 
-from penguin_lint.core.repo import Repository
 from penguin_lint.engine.errors import ToolError
 from penguin_lint.engine.pipes import take_messages, write_message
+from penguin_lint.engine.weights import unit_weights
 
 # Below this many units a second process costs more than it saves.
 PARALLEL_MIN_UNITS = 24
@@ -30,7 +30,7 @@ def default_jobs(units: int) -> int:
     return max(1, min(cpus, 8))
 
 
-def run_parallel(engine, units, jobs: int, run=None, each=None):
+def run_parallel(engine, units, jobs: int, run=None, each=None, part=None):
     """Run units in ``jobs`` processes: this one and ``jobs - 1`` forked
     children, each taking the next unit from a shared counter, big units
     first, so no process is left with a large one at the end. Forked
@@ -39,7 +39,9 @@ def run_parallel(engine, units, jobs: int, run=None, each=None):
 
     With ``each`` (a run whose findings are shown as they come), ``jobs``
     children run the units and send each result as they finish it, and
-    this process hands every one to ``each`` as it arrives."""
+    this process hands every one to ``each`` as it arrives, with how many
+    of its findings went to ``part`` before (the findings of each folder of
+    a unit under way, as the engine hands them to ``engine.unit_part``)."""
     import multiprocessing
 
     if not hasattr(os, "fork"):
@@ -51,7 +53,10 @@ def run_parallel(engine, units, jobs: int, run=None, each=None):
     run = run or engine.run_unit
     for rule in engine.rules:
         rule.load()  # imported once, here, not once in each child
-    order = sorted(units, key=lambda u: -_unit_weight(engine.repo, u))
+    # estimated from listings the walk has read: listing every unit's
+    # folders here would hold every process back
+    weights = unit_weights(engine.repo, units)
+    order = [units[i] for i in sorted(range(len(units)), key=lambda i: -weights[i])]
     counter = mp.RawValue("l", 0)
     lock = mp.Lock()
 
@@ -77,7 +82,7 @@ def run_parallel(engine, units, jobs: int, run=None, each=None):
         pid = os.fork()
         if pid == 0:  # child: never return into the caller's code
             os.close(r)
-            _child(w, work, each is not None)
+            _child(w, work, each is not None, engine if part is not None else None)
         os.close(w)
         children.append((pid, r))
     results = []
@@ -86,7 +91,7 @@ def run_parallel(engine, units, jobs: int, run=None, each=None):
         if each is None:
             results = work()
         else:
-            _pass_on(children, each, results, finals)
+            _pass_on(children, each, part, results, finals)
     finally:
         collected = [finals.get(r, []) + _drain(pid, r) for pid, r in children]
     for messages in collected:
@@ -99,14 +104,26 @@ def run_parallel(engine, units, jobs: int, run=None, each=None):
     return results
 
 
-def _child(w: int, work, streams: bool) -> None:
+def _child(w: int, work, streams: bool, engine=None) -> None:
     """A worker's life: its units, each result sent as it comes when
-    ``streams``, then ("ok", the results not sent) or ("error", why)."""
+    ``streams`` (and the findings of each folder of a unit under way, when
+    ``engine`` is given), then ("ok", the results not sent) or ("error",
+    why)."""
     status = 0
     try:
         with os.fdopen(w, "wb") as f:
+            sent = [0]  # findings of the unit under way sent as parts
+
             def send(result) -> None:
-                write_message(f, ("unit", result))
+                write_message(f, ("unit", result, sent[0]))
+                sent[0] = 0
+
+            def send_part(found) -> None:
+                write_message(f, ("part", found))
+                sent[0] += len(found)
+
+            if engine is not None:
+                engine.unit_part = send_part
 
             try:
                 payload = ("ok", work(send if streams else None))
@@ -121,10 +138,10 @@ def _child(w: int, work, streams: bool) -> None:
         os._exit(status)
 
 
-def _pass_on(children, each, results: list, finals: dict) -> None:
-    """Hand each unit's result to ``each`` as a child sends it, until every
-    child has closed its end; what a child sends after its units goes to
-    ``finals``."""
+def _pass_on(children, each, part, results: list, finals: dict) -> None:
+    """Hand each unit's result to ``each`` (and each part of one to
+    ``part``) as a child sends it, until every child has closed its end;
+    what a child sends after its units goes to ``finals``."""
     import selectors
 
     buffers = {r: bytearray() for _, r in children}
@@ -141,7 +158,9 @@ def _pass_on(children, each, results: list, finals: dict) -> None:
                 for message in take_messages(buffers[key.fd]):
                     if message[0] == "unit":
                         results.append(message[1])
-                        each(message[1])
+                        each(message[1], message[2])
+                    elif message[0] == "part":
+                        part(message[1])
                     else:
                         finals.setdefault(key.fd, []).append(message)
 
@@ -153,13 +172,6 @@ def _drain(pid: int, r: int) -> list:
         data = bytearray(f.read())
     os.waitpid(pid, 0)
     try:
-        return [m for m in take_messages(data) if m[0] != "unit"]
+        return [m for m in take_messages(data) if m[0] not in ("unit", "part")]
     except Exception:  # a child that died half-way through a message
         return []
-
-
-def _unit_weight(repo: Repository, unit) -> int:
-    # experiment folders hold many more data files than task folders
-    exp = repo.layout.roots["experiments"] + "/"
-    return sum((10 if top.startswith(exp) else 1) * (len(repo.entries(top) or ()) if recursive else 1)
-               for top, recursive in unit)

@@ -74,6 +74,9 @@ class Engine:
         #: them (the language server streams them): not final, since unused
         #: suppressions (PL008) and the cap on a file's findings come at the end
         self.on_unit: Optional[Callable[[List[Finding]], None]] = None
+        #: called by ``run_unit`` with the findings of each folder of the unit
+        #: under way, when they are streamed (a unit may take a while)
+        self.unit_part: Optional[Callable[[List[Finding]], None]] = None
 
     # -- subjects -------------------------------------------------------------
     def subject(self, path: str, is_dir: bool) -> Subject:
@@ -236,29 +239,41 @@ class Engine:
         if jobs is None:
             jobs = default_jobs(len(units))
         results = None
+        streams = self.on_unit is not None
         streamed: Set[int] = set()  # this process's results, streamed as they came
+        sent = [0]  # findings of the unit under way streamed in parts
 
-        def each(r) -> None:
-            self._stream(r[0])
+        def each(r, parts: int) -> None:
+            self._stream(r[0][parts:])
             streamed.add(id(r))
 
         if jobs > 1:
             try:
-                results = run_parallel(self, units, jobs, run, each if self.on_unit is not None else None)
+                results = run_parallel(self, units, jobs, run, each if streams else None,
+                                       self._stream if streams else None)
             except NoParallel:
                 results = None
         if results is None:
+            if streams:
+                def part(found: List[Finding]) -> None:
+                    self._stream(found)
+                    sent[0] += len(found)
+                self.unit_part = part
             results = (run(u) for u in units)
-        for r in results:
-            unit_findings, unit_files, unit_loads, unit_empty = r[:4]
-            findings.add(unit_findings)
-            if id(r) not in streamed:
-                self._stream(unit_findings)
-            files += unit_files
-            loads += unit_loads
-            empty.update(unit_empty)
-            if cache is not None and r[4] is not None:  # (None: a cached verdict)
-                cache.store(r[4], unit_findings, unit_files, r[5], avoid)
+        try:
+            for r in results:
+                unit_findings, unit_files, unit_loads, unit_empty = r[:4]
+                findings.add(unit_findings)
+                if id(r) not in streamed:
+                    self._stream(unit_findings[sent[0]:])
+                sent[0] = 0
+                files += unit_files
+                loads += unit_loads
+                empty.update(unit_empty)
+                if cache is not None and r[4] is not None:  # (None: a cached verdict)
+                    cache.store(r[4], unit_findings, unit_files, r[5], avoid)
+        finally:
+            self.unit_part = None
         if shard is None or shard.takes_top or empty:  # absent submodules: in one shard only
             findings.add(gitlink_findings(self, empty, gitlinks, absent=shard is None or shard.takes_top,
                                           memo_dir=cache.dir if cache is not None else None))
@@ -371,6 +386,7 @@ class Engine:
         """The unit's findings, files checked, files loaded and empty folders."""
         findings: List[Finding] = []
         files = 0
+        sent = 0  # findings handed to unit_part so far
         empty: List[str] = []
         before = self.repo.loads
         lb_root = self.repo.layout.roots["leaderboards"] + "/"
@@ -392,6 +408,9 @@ class Engine:
                 elif s.is_dir and self.repo.listed_empty(s.path):
                     empty.append(s.path)
                 findings.extend(self.check(s))
+            if self.unit_part is not None and len(findings) > sent:
+                self.unit_part(findings[sent:])
+                sent = len(findings)
             if recursive and top.count("/") > 0 and not top.startswith(lb_root):
                 # one experiment, task or data folder is done: drop its
                 # documents. A leaderboard's are kept to the end of its unit:

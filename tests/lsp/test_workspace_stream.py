@@ -155,3 +155,24 @@ def test_a_streamed_warm_run_hands_out_cached_findings_and_keeps_the_cache(tmp_p
     assert sorted(_key(f) for p in parts for f in p) == sorted(map(_key, edited.findings))
     monkeypatch.setenv("PENGUIN_LINT_JOBS", "1")
     assert sorted(map(_key, penguin_lint.lint(root, cache=False).findings)) == sorted(map(_key, edited.findings))
+
+
+def test_a_unit_under_way_hands_out_each_folder_as_it_is_checked(tmp_path, monkeypatch):
+    # one leaderboard with its three experiments is one unit: each experiment's finding is
+    # handed out when its folder is done, not when the unit is, in the run's own process
+    # and from workers alike, and none twice
+    import penguin_lint
+
+    files = {k.replace("exp-1", name): v.replace("exp-1", name) for k, v in VALID.items()
+             if k.startswith("experiments/") for name in ("exp-1", "exp-2", "exp-3")}
+    for name in ("exp-1", "exp-2", "exp-3"):
+        files[f"experiments/lb/{name}/test/attempt-1.yaml"] += "seeded: 1\n"
+    root = write_repo(tmp_path / "repo", files, VALID)
+    seeded = sorted(f"experiments/lb/{n}/test/attempt-1.yaml" for n in ("exp-1", "exp-2", "exp-3"))
+    for jobs in ("1", "2"):
+        monkeypatch.setenv("PENGUIN_LINT_JOBS", jobs)
+        parts = []
+        result = penguin_lint.lint(root, cache=False, progress=parts.append)
+        assert [sorted(f.path for f in p if f.code == "PL104") for p in parts
+                if any(f.code == "PL104" for f in p)] == [[s] for s in seeded], jobs
+        assert sorted(_key(f) for p in parts for f in p) == sorted(map(_key, result.findings))
