@@ -37,6 +37,10 @@ def change_subjects(engine, change: Change, scope: Scope) -> ChangeSubjects:
             subjects[path] = engine.subject(path, is_dir)
 
     causes: Dict[str, Set[str]] = scope.causes  # subject -> the changed paths behind it
+    # folders holding only edits to files that were there before, and the
+    # paths whose listing the change alters (or that it names otherwise)
+    edited: Set[str] = set()
+    reshaped: Set[str] = set()
     for p in change.paths:
         if p == "":
             for s in engine.all_subjects():
@@ -47,6 +51,7 @@ def change_subjects(engine, change: Change, scope: Scope) -> ChangeSubjects:
             for sub, e in repo.walk(p):
                 if not e.is_symlink and (e.is_dir or e.is_file):
                     add(sub, e.is_dir)
+                    reshaped.add(sub)  # named, if only as part of the folder
         if p == "" or (entry is not None and entry.is_dir):
             # submodules below it, checked out or not: no walk sees the absent ones
             for link in engine.ctx.gitlinks:
@@ -60,13 +65,17 @@ def change_subjects(engine, change: Change, scope: Scope) -> ChangeSubjects:
             add(p, False)
         elif p in engine.ctx.gitlinks:
             add(p, True)  # a submodule absent from the work tree: PL007 on its path
+        edit = _edited(p, entry, change, scope)
         parent = p.rpartition("/")[0]
         while parent:
             if repo.is_dir(parent) and repo.layout.classify_dir(parent) is not None:
                 touched_dirs.add(parent)
                 add(parent, True)
                 causes.setdefault(parent, set()).add(p)
+                (edited if edit else reshaped).add(parent)
             parent = parent.rpartition("/")[0]
+        if not edit:
+            reshaped.add(p)
     own = set(subjects)  # what the change names; the rest is checked as its dependents
     dependents: Set[str] = set()
     for p in change.paths:
@@ -86,4 +95,15 @@ def change_subjects(engine, change: Change, scope: Scope) -> ChangeSubjects:
                 s = subjects[dep]
                 subjects[dep] = replace(s, focus=leaderboard_focus(
                     s, change, repo.layout, repo, scope.base.repo))
+    for path in () if "" in change.paths else edited - reshaped - dependents:
+        subjects[path] = replace(subjects[path], edited_below=True)
     return ChangeSubjects(subjects, own, dependents, touched_dirs)
+
+
+def _edited(path: str, entry, change: Change, scope: Scope) -> bool:
+    """Whether the change only edits the contents of ``path``: a regular
+    file, at this path in the base too (not renamed), of the same type."""
+    if scope.base is None or entry is None or not entry.is_file or entry.is_symlink or path in change.renames:
+        return False
+    before = scope.base.repo.entry(path)
+    return before is not None and before.is_file and not before.is_symlink

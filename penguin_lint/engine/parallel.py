@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 
 from penguin_lint.engine.errors import ToolError
-from penguin_lint.engine.pipes import take_messages, write_message
 from penguin_lint.engine.weights import unit_weights
 
 # Below this many units a second process costs more than it saves.
@@ -42,7 +41,11 @@ def run_parallel(engine, units, jobs: int, run=None, each=None, part=None):
     this process hands every one to ``each`` as it arrives, with how many
     of its findings went to ``part`` before (the findings of each folder of
     a unit under way, as the engine hands them to ``engine.unit_part``)."""
+    import importlib
     import multiprocessing
+
+    # imported once, here, before the children are forked (they use it)
+    importlib.import_module("penguin_lint.engine.pipes")
 
     if not hasattr(os, "fork"):
         raise NoParallel
@@ -109,6 +112,8 @@ def _child(w: int, work, streams: bool, engine=None) -> None:
     ``streams`` (and the findings of each folder of a unit under way, when
     ``engine`` is given), then ("ok", the results not sent) or ("error",
     why)."""
+    from penguin_lint.engine.pipes import write_message
+
     status = 0
     try:
         with os.fdopen(w, "wb") as f:
@@ -144,6 +149,8 @@ def _pass_on(children, each, part, results: list, finals: dict) -> None:
     what a child sends after its units goes to ``finals``."""
     import selectors
 
+    from penguin_lint.engine.pipes import take_messages
+
     buffers = {r: bytearray() for _, r in children}
     with selectors.DefaultSelector() as sel:
         for _, r in children:
@@ -168,6 +175,8 @@ def _pass_on(children, each, part, results: list, finals: dict) -> None:
 def _drain(pid: int, r: int) -> list:
     """The messages left in a child's pipe (none of its units', once handed
     on), the pipe closed and the child reaped."""
+    from penguin_lint.engine.pipes import take_messages
+
     with os.fdopen(r, "rb") as f:
         data = bytearray(f.read())
     os.waitpid(pid, 0)

@@ -112,6 +112,8 @@ class Engine:
         for rule, source in self._plan.get(subject.kind, ()):
             if codes is not None and rule.code not in codes:
                 continue
+            if subject.edited_below and not rule.reads_contents_below:
+                continue  # what it finds there cannot have changed
             if source is not None:
                 if source not in quiet:
                     quiet[source] = self._no_problems(subject, source)

@@ -16,3 +16,7 @@ class Subject:
     #: a ``pr.focus.Focus`` when only part of the subject is re-checked (a
     #: leaderboard checked as a dependent of a change); None: all of it
     focus: Any = None
+    #: a folder held by a change only through edits to files below it (none
+    #: added, deleted, renamed or changed in type): rules whose verdict
+    #: reads no contents below (``Rule.reads_contents_below``) are not run
+    edited_below: bool = False

@@ -32,6 +32,11 @@ class Rule:
     #: whether ``--fix`` repairs this rule's findings (fixes/): "" no,
     #: "safe" with --fix, "unsafe" only with --fix --unsafe-fixes
     fixable: str = ""
+    #: for a rule on folders: whether what it finds on a folder can change
+    #: when only the contents of files below it change (their names and types
+    #: staying). A rule that reads only names, types and files elsewhere says
+    #: no, and is not run again on a folder a change merely edits files in.
+    reads_contents_below: bool = True
 
     @classmethod
     def doc(cls) -> str:
