@@ -3,6 +3,7 @@ fuzz campaign: nothing outside the repository may be opened or listed."""
 from __future__ import annotations
 
 import builtins
+import importlib.machinery
 import os
 import site
 import sys
@@ -32,6 +33,11 @@ class FsWatch:
         os.path.dirname(penguin_lint.__file__), str(Path(__file__).resolve().parents[1] / "schemas"),
         # the rule pages a finding links to when no address is known (package data)
         str(Path(__file__).resolve().parents[1] / "docs" / "rules"))}))
+
+    # An editable install maps the package of rule pages to docs/rules: finding it,
+    # the import system looks for a module of that name beside the folder first.
+    PAGE_PROBES = tuple(str(Path(__file__).resolve().parents[1] / "docs" / "rules") + suffix
+                        for suffix in importlib.machinery.all_suffixes())
 
     def __init__(self, root: Path, names=NAMES):
         self.names = names
@@ -80,6 +86,8 @@ class FsWatch:
             except ValueError:  # a NUL byte: no such path can be opened at all
                 continue
             if real == self.root or real.startswith(self.root + os.sep) or real.startswith(self.PROGRAM):
+                continue
+            if name == "stat" and real in self.PAGE_PROBES:
                 continue
             if real == os.devnull:
                 continue  # subprocesses (git) get it as stdin

@@ -102,7 +102,7 @@ def fixable_summary(result) -> Optional[str]:
             return (f"{FIX_MARK} {len(safe)} fixable: run `pre-commit run penguin-lint-fix --files "
                     f"{sanitize(named)}`, {stage}")
         return f"{FIX_MARK} {n} fixable: run `penguin-lint {flags} {sanitize(named)}`, {stage}"
-    text = f"{FIX_MARK} {len(safe)} fixable with `--fix`" if safe else f"No fix with `--fix` alone"
+    text = f"{FIX_MARK} {len(safe)} fixable with `--fix`" if safe else "No fix with `--fix` alone"
     if unsafe:
         text += f" ({unsafe} more with `--fix --unsafe-fixes`)"
     return text + "."

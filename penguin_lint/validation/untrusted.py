@@ -17,10 +17,13 @@ and value can take longer than the budget allows.
 """
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import TYPE_CHECKING, Any, Dict
 
 from penguin_lint.validation import patterns
 from penguin_lint.validation.canonical import canonical, first_repeat
+
+if TYPE_CHECKING:  # pragma: no cover
+    from fractions import Fraction
 
 
 def too_deep(e: BaseException) -> bool:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from penguin_lint.github import action
 from tests.conftest import lint
-from tests.gate.test_hostile import GOOD_META, META, every_format, hostile
+from tests.gate.test_hostile import GOOD_META, every_format, hostile
 
 FORGED = ("x\n::add-mask::secret", "y\r\n::stop-commands::tok", "z\u2028::error file=a,line=1::forged")
 

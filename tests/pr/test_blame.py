@@ -4,7 +4,6 @@ touches and for what it breaks elsewhere, never for old findings in files
 it does not touch; the configuration comes from the base."""
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
