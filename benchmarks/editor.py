@@ -20,8 +20,9 @@ partial result token, as VS Code asks: their rows time the first partial
 result that carries a report, and rows at the end the answer, which comes
 once every report is sent. A generated repository has nothing to report:
 one experiment in 50 gets an unknown field in an attempt while it is measured. On the huge board:
-opening it (to its first diagnostics) and a hover on its 5,000th entry (of
-the 10,000 that preview computes).
+opening an attempt of one of its experiments, then the board (each to its
+first diagnostics), and a hover on its 5,000th entry (of the 10,000 that
+preview computes).
 Target: each answer within 0.1 s. Exit status 0 when every row meets it,
 1 otherwise.
 """
@@ -188,10 +189,17 @@ def measure_huge(root: Path, repeat: int, report, cache: Path, later: list) -> l
     half-way through those preview computes, asked ``repeat`` times after
     the first."""
     board = root / "leaderboards" / "huge-0" / "leaderboard.yaml"
+    attempt = _first(root, "experiments/huge-0/*/*/attempt-1.yaml")
     client = _client(root, cache)
     rows = []
     try:
         client.initialize(root)
+        # first, an attempt of one of its experiments: the board is not its to read
+        start = time.perf_counter()
+        _open(client, attempt)
+        opened = time.perf_counter() - start
+        # (reported after the rows before it, as the last row)
+        later.append(("huge board: an attempt beside it opened, to its diagnostics", opened, opened, TARGET_S))
         start = time.perf_counter()
         uri = _open(client, board)
         opened = time.perf_counter() - start
@@ -235,7 +243,8 @@ def main(argv=None) -> int:
         later = []
         how(root, args.repeat, report, args.workdir / "editor-cache", later)
         pending.extend((label, row) for row in later)
-    # the whole answers of the streamed pulls (no target: the first reports have it)
+    # the whole answers of the streamed pulls (no target: the first reports have it), and the
+    # attempt opened beside the huge board
     for label, row in pending:
         report(row, label)
     return 0 if all(rows) else 1

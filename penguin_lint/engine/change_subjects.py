@@ -8,7 +8,7 @@ notes, for each, the changed paths behind it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Dict, Set
+from typing import Dict, Iterable, Set
 
 from penguin_lint.core.config import CONFIG_FILE
 from penguin_lint.engine.subject import Subject
@@ -107,3 +107,21 @@ def _edited(path: str, entry, change: Change, scope: Scope) -> bool:
         return False
     before = scope.base.repo.entry(path)
     return before is not None and before.is_file and not before.is_symlink
+
+
+def reporting_in(subjects: Dict[str, Subject], wanted: Iterable[str]) -> Dict[str, Subject]:
+    """The subjects whose findings can be in ``wanted`` (an editor's open
+    files): a check reports on its subject or below it, so those are the
+    wanted paths themselves and the folders above them, each told which of
+    its paths are wanted (``Subject.wanted_below``)."""
+    wanted = set(wanted)
+    out: Dict[str, Subject] = {}
+    for path, s in subjects.items():
+        if path in wanted:
+            out[path] = s
+            continue
+        prefix = path + "/" if path else ""
+        below = frozenset(w[len(prefix):] for w in wanted if w.startswith(prefix))
+        if below:
+            out[path] = replace(s, wanted_below=below)
+    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.core.config import CONFIG_FILE, Config, matches_any
-from penguin_lint.engine.change_subjects import change_subjects
+from penguin_lint.engine.change_subjects import change_subjects, reporting_in
 from penguin_lint.engine.context import Context
 from penguin_lint.engine.errors import ToolError
 from penguin_lint.engine.finding_cap import Collector, cap_findings
@@ -114,6 +114,9 @@ class Engine:
                 continue
             if subject.edited_below and not rule.reads_contents_below:
                 continue  # what it finds there cannot have changed
+            if subject.wanted_below is not None and rule.reports_below is not None \
+                    and subject.wanted_below.isdisjoint(rule.reports_below):
+                continue  # it reports nowhere the findings are wanted
             if source is not None:
                 if source not in quiet:
                     quiet[source] = self._no_problems(subject, source)
@@ -425,15 +428,17 @@ class Engine:
             findings.extend(self.ledger.carriers())
         return findings, files, loads, empty
 
-    def run_paths(self, changed: Iterable[str]) -> Result:
+    def run_paths(self, changed: Iterable[str], report_in: Optional[Iterable[str]] = None) -> Result:
         """Lint what ``changed`` (repository paths, existing or deleted)
         touches, with no base to compare with: every finding of a re-checked
-        subject that the change can have caused is reported."""
+        subject that the change can have caused is reported. With
+        ``report_in`` (an editor's open files), only the findings in those
+        paths are wanted, and only what can report in them is checked."""
         change = Change.of(self.repo, changed)
         folders = [p for p in change.touched if p == "" or self.repo.is_dir(p)]
-        return self.run_change(change, Scope(change, folders=folders))
+        return self.run_change(change, Scope(change, folders=folders), report_in=report_in)
 
-    def run_change(self, change: Change, scope: Scope, shard=None) -> Result:
+    def run_change(self, change: Change, scope: Scope, shard=None, report_in=None) -> Result:
         """Lint what ``change`` touches and what it can break; ``scope``
         decides which of the findings the change is blamed for.
 
@@ -447,6 +452,8 @@ class Engine:
         self.repo.reads = ReadLog() if track else None
         gathered = change_subjects(self, change, scope)
         subjects, own = gathered.subjects, gathered.own
+        if report_in is not None:
+            subjects = reporting_in(subjects, report_in)
         plan = None
         if shard is not None:
             from penguin_lint.engine.shard import change_units

@@ -20,3 +20,6 @@ class Subject:
     #: added, deleted, renamed or changed in type): rules whose verdict
     #: reads no contents below (``Rule.reads_contents_below``) are not run
     edited_below: bool = False
+    #: the paths below this folder whose findings alone are wanted (an
+    #: editor's open files), relative to it; None: every finding is
+    wanted_below: Any = None

@@ -100,7 +100,7 @@ class Project:
         out: Dict[str, List[Finding]] = {p: [] for p in paths}
         if self.error is not None:
             return out
-        result = self._engine().run_paths(paths)
+        result = self._engine().run_paths(paths, report_in=paths)
         for f in result.findings:
             if f.path in out:
                 out[f.path].append(f)

@@ -37,6 +37,11 @@ class Rule:
     #: staying). A rule that reads only names, types and files elsewhere says
     #: no, and is not run again on a folder a change merely edits files in.
     reads_contents_below: bool = True
+    #: for a rule on folders: the paths below the folder (relative to it)
+    #: where its findings can be, besides the folder itself; None: anywhere
+    #: below. An editor that wants the findings of other files only does not
+    #: run it there.
+    reports_below: Optional[Tuple[str, ...]] = None
 
     @classmethod
     def doc(cls) -> str:

@@ -52,6 +52,7 @@ class UnreferencedExperiment(Rule):
     kinds = ("experiment",)
     # referenced or not is the leaderboard's to say; meta_info.yaml only places the finding
     reads_contents_below = False
+    reports_below = ("meta_info.yaml",)
     bad = ("leaderboards/lb/leaderboard.yaml",
            "# experiments/lb/ holds exp-1 and exp-2\nvalues:\n  - experiment_id: exp-1\n    phase: test\n")
     good = ("leaderboards/lb/leaderboard.yaml",
