@@ -13,7 +13,6 @@ from typing import Dict, Iterable, Set
 from penguin_lint.core.config import CONFIG_FILE
 from penguin_lint.engine.subject import Subject
 from penguin_lint.pr.blame import Change, Scope
-from penguin_lint.pr.focus import leaderboard_focus
 
 
 @dataclass
@@ -92,6 +91,8 @@ def change_subjects(engine, change: Change, scope: Scope) -> ChangeSubjects:
             if scope.focus and scope.base is not None and dep not in change.touched:
                 # Checked only for what the change can affect, here and
                 # in the base alike (focus.py).
+                from penguin_lint.pr.focus import leaderboard_focus
+
                 s = subjects[dep]
                 subjects[dep] = replace(s, focus=leaderboard_focus(
                     s, change, repo.layout, repo, scope.base.repo))

@@ -285,9 +285,9 @@ def test_focus_reports_what_a_whole_check_reports(board, monkeypatch, what):
         summary(board, "exp-6", score_std="0.0  # rerun")
     commit(board)
     focused = lint(board, "--diff-base", "main")
-    import penguin_lint.engine.change_subjects as engine_mod
+    import penguin_lint.pr.focus as focus_mod
 
-    monkeypatch.setattr(engine_mod, "leaderboard_focus", lambda *a: None)
+    monkeypatch.setattr(focus_mod, "leaderboard_focus", lambda *a: None)
     whole = lint(board, "--diff-base", "main")
     assert focused.output == whole.output
     assert focused.code == whole.code
