@@ -166,6 +166,12 @@ class Repository:
         pentries = self._listing(parent)
         return pentries.get(name) if pentries is not None else None
 
+    def size(self, rel: str) -> int:
+        """The size of file ``rel`` where its listing knows it (inside
+        packages, for PL004), else -1."""
+        e = self.entry(rel)
+        return e.size if e is not None else -1
+
     def listed_empty(self, rel: str) -> bool:
         """Whether folder ``rel`` was listed (walked) and held nothing; no
         listing is read for it."""

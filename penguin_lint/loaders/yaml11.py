@@ -22,29 +22,48 @@ STR, INT, FLOAT, BOOL, NULL, TIMESTAMP, MERGE, VALUE = (
 )
 SAFE_TAGS = frozenset(_T + n for n in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq", "binary"))
 
+
+class _Resolver:
+    """A resolver's expression, compiled the first time a scalar needs it
+    (a short run meets few kinds of scalar), then put in its place in the
+    table, where later scalars find the compiled one."""
+
+    __slots__ = ("source", "flags")
+
+    def __init__(self, source: str, flags: int = 0):
+        self.source, self.flags = source, flags
+
+    def match(self, value: str):
+        compiled = re.compile(self.source, self.flags)
+        for ch, entries in list(_RESOLVERS.items()):
+            if any(r is self for _, r in entries):
+                _RESOLVERS[ch] = tuple((tag, compiled if r is self else r) for tag, r in entries)
+        return compiled.match(value)
+
+
 # The YAML 1.1 regular expressions (https://yaml.org/type/), with '$' as
 # PyYAML writes them.
-_BOOL = re.compile(r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$")
-_FLOAT = re.compile(r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+_BOOL = _Resolver(r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$")
+_FLOAT = _Resolver(r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
                     |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
                     |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
                     |[-+]?\.(?:inf|Inf|INF)
                     |\.(?:nan|NaN|NAN))$""", re.X)
-_INT = re.compile(r"""^(?:[-+]?0b[0-1_]+
+_INT = _Resolver(r"""^(?:[-+]?0b[0-1_]+
                     |[-+]?0[0-7_]+
                     |[-+]?(?:0|[1-9][0-9_]*)
                     |[-+]?0x[0-9a-fA-F_]+
                     |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""", re.X)
-_MERGE = re.compile(r"^(?:<<)$")
-_NULL = re.compile(r"^(?:~|null|Null|NULL)$")
-_TIMESTAMP = re.compile(r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+_MERGE = _Resolver(r"^(?:<<)$")
+_NULL = _Resolver(r"^(?:~|null|Null|NULL)$")
+_TIMESTAMP = _Resolver(r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
                     |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?
                      (?:[Tt]|[ \t]+)[0-9][0-9]?
                      :[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?
                      (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""", re.X)
-_VALUE = re.compile(r"^(?:=)$")
+_VALUE = _Resolver(r"^(?:=)$")
 # PyYAML lists this one for completeness: no plain scalar starts with an indicator.
-_YAML = re.compile(r"^(?:!|&|\*)$")
+_YAML = _Resolver(r"^(?:!|&|\*)$")
 
 
 def _by_first_char():

@@ -63,15 +63,31 @@ _LINE = re.compile(
 # no ':', '#' or quote.
 _FCH = r"[^ \r\n:,?\[\]{}#'\"]"
 _FPLAIN = r"(?:[^ \r\n\-?:,\[\]{}#&*!|>'\"%@`]|-(?=" + _FCH + "))" + _FCH + "*(?: +" + _FCH + "+)*"
-_FLOW_ITEM = re.compile(r" *(?:(" + _SQ + ")|(" + _DQ + ")|(" + _FPLAIN + r")) *([,\]])")
-_FLOW_PAIR = re.compile(r" *(" + _FPLAIN + "): +(?:(" + _SQ + ")|(" + _DQ + ")|(" + _FPLAIN + r")) *([,}])")
+
+
+class _OnFirstUse:
+    """A pattern that most texts never need (flow collections, escapes),
+    compiled the first time one does and bound in its place."""
+
+    __slots__ = ("name", "source")
+
+    def __init__(self, name: str, source: str):
+        self.name, self.source = name, source
+
+    def __getattr__(self, attr: str):
+        compiled = globals()[self.name] = re.compile(self.source)
+        return getattr(compiled, attr)
+
+
+_FLOW_ITEM = _OnFirstUse("_FLOW_ITEM", r" *(?:(" + _SQ + ")|(" + _DQ + ")|(" + _FPLAIN + r")) *([,\]])")
+_FLOW_PAIR = _OnFirstUse("_FLOW_PAIR", r" *(" + _FPLAIN + "): +(?:(" + _SQ + ")|(" + _DQ + ")|(" + _FPLAIN + r")) *([,}])")
 
 _DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+\Z")
 
 _ESCAPES = {"0": "\0", "a": "\x07", "b": "\x08", "t": "\t", "n": "\n", "v": "\x0b", "f": "\x0c",
             "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
             "_": "\xa0", "L": "\u2028", "P": "\u2029"}
-_ESCAPE = re.compile(r"\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
+_ESCAPE = _OnFirstUse("_ESCAPE", r"\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
 
 # Plain scalar text -> (value, flag), and line text -> what the line holds
 # (_scan), shared by every file (the values are immutable): data files

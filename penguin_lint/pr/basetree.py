@@ -120,6 +120,13 @@ class BaseRepository(Repository):
             return None
         return self.tree.listing(rel, oid)
 
+    def size(self, rel: str) -> int:
+        e = self.entry(rel)
+        if e is None or not e.is_file or e.size >= 0:
+            return -1 if e is None else e.size
+        file_size = getattr(self.tree, "file_size", None)  # the index can say; a base tree is not asked
+        return file_size(rel) if file_size is not None else -1
+
     def blob_id(self, rel: str) -> Optional[str]:
         """git's id of the regular file at ``rel`` in the base, from its
         folder's listing (no blob is read), else None."""

@@ -103,7 +103,7 @@ class IndexTree:
         self._top = g.top
         self._git = g  # for git's other questions (its cat-file process is ours)
         self.objects = g.take_objects()
-        self._sized = sized  # folders whose listings carry each file's size (PL004 reads it in packages)
+        self._sized = sized  # folders whose files' sizes PL004 reads (packages)
         self._scope = [s for s in scope]
         self._oids: Dict[str, str] = {}   # file path -> blob id, for the folders listed
         self._modes: Dict[str, str] = {}  # file path -> mode, likewise
@@ -316,11 +316,15 @@ class IndexTree:
             # a gitlink (submodule) shows as the empty folder a checkout leaves
             # for it, as in the working tree: PL007 names it as --all does
             out[name] = Entry(name, mode == _GITLINK, mode in (_FILE, _EXEC), mode == _LINK, mode == _EXEC, -1)
-        if files and self._sized(rel):
-            for child, size in self._size_of(files).items():
-                name = child.rpartition("/")[2]
-                out[name] = out[name]._replace(size=size)
         return out
+
+    def file_size(self, rel: str) -> int:
+        """The size of the file at ``rel`` where PL004 reads it (packages),
+        asked of git when first needed: a run that checks no package file
+        starts no process for it. -1: not asked there, or unknown."""
+        if rel not in self.sizes and rel in self._oids and self._sized(rel.rpartition("/")[0]):
+            self.sizes[rel] = self._size_of([rel]).get(rel, -1)
+        return self.sizes.get(rel, -1)
 
     def blob(self, rel: str, limit: Optional[int] = None) -> Optional[bytes]:
         oid = self._oids.get(rel)

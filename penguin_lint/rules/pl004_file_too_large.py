@@ -32,8 +32,7 @@ class FileTooLarge(ProblemRule):
         root = ctx.layout.roots["packages"] + "/"
         if not subject.path.startswith(root):
             return
-        entry = ctx.repo.entry(subject.path)
-        size = entry.size if entry is not None else -1
+        size = ctx.repo.size(subject.path)
         limit = ctx.config.size_limit or DEFAULT_SIZE_LIMIT
         if size > limit:
             yield self.finding(subject, f"file is {_human(size)}, over the limit of {_human(limit)}",

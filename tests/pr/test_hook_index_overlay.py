@@ -109,3 +109,24 @@ def test_the_hook_imports_only_what_it_uses(tmp_path):
                           env=dict(os.environ, **GIT_ENV))
     # the other kinds of run, and what only words a finding, are not imported
     assert proc.stdout.splitlines()[-1] == "0 []", proc.stdout + proc.stderr
+
+
+def test_the_hook_asks_git_for_sizes_only_to_check_a_package_file(tmp_path, monkeypatch):
+    # an attempt names its task (PL304 lists the package): no size is needed for that
+    root = committed(tmp_path)
+    (root / ATTEMPTS / "attempt-1.yaml").write_text(VALID[ATTEMPTS + "attempt-1.yaml"] + "# reviewed\n")
+    git(root, "add", ATTEMPTS + "attempt-1.yaml")
+    trace = tmp_path / "git-trace.txt"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    r = lint(root, "--staged")
+    assert r.code == 0, r.output
+    assert "--batch-check" not in trace.read_text()
+    # a package file staged over the limit: its size is asked, and it is PL004
+    (root / ".penguin-lint.toml").write_text("max-file-size = 100\n")
+    big = "packages/bench-a/CASE-001-one/statement/data.csv"
+    (root / big).write_text("x\n" * 100)
+    git(root, "add", ".penguin-lint.toml", big)
+    trace.write_text("")
+    r = lint(root, "--staged", big)
+    assert r.at("PL004") == [(big, 1)], r.output
+    assert "--batch-check" in trace.read_text()
