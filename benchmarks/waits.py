@@ -4,7 +4,8 @@ W1 the pre-commit hook (`--staged`, one staged file) at two sizes, vs a bare sta
    beside one huge leaderboard;
 W2 one huge leaderboard in every mode (path run, untracked and tracked; standard input; the
    language server opening it) vs `--all` on the same file;
-W3 a one-file diff run without a cache (a first CI run) at two sizes;
+W3 a one-file diff run without a cache at two sizes: a first CI run (the change committed,
+   --committed, as the Action runs it), and a contributor's first local run (git's status floor);
 W4 cold `--all` CPU vs check-jsonschema on a repository of small files;
 W5 the language server: first diagnostics of an ordinary file vs importing its libraries.
 
@@ -89,6 +90,7 @@ def git_status_job(root: Path):
 
 
 def diff_job(linter, root: Path):
+    """A contributor's first diff run: one file edited in the work tree, which git must find."""
     target = diff_target(root)
 
     def job() -> Run:
@@ -97,6 +99,30 @@ def diff_job(linter, root: Path):
         try:
             return linter(root, "--diff-base", "HEAD", "--no-cache")
         finally:
+            restore_diff_file(root)
+    return job
+
+
+def ci_diff_job(linter, root: Path):
+    """A pull request's first CI run, as the Action runs it: one file edited and committed on
+    top of the base, judged with --committed in a clean checkout; the commit undone after."""
+    target = diff_target(root)
+    rel = target.relative_to(root).as_posix()
+    env = dict(os.environ, GIT_AUTHOR_DATE="2026-10-29T12:00:00Z", GIT_COMMITTER_DATE="2026-10-29T12:00:00Z")
+
+    def git(*args: str) -> None:
+        subprocess.run([*GIT, *args], cwd=root, env=env, check=True, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL)
+
+    def job() -> Run:
+        with open(target, "a", encoding="utf-8") as f:
+            f.write(DIFF_EDIT)
+        git("commit", "-q", "-m", "one file", "--", rel)
+        try:
+            return linter(root, "--diff-base", "HEAD~1", "--committed", "--no-cache")
+        finally:
+            git("reset", "-q", "--soft", "HEAD~1")
+            git("reset", "-q", "--", rel)
             restore_diff_file(root)
     return job
 
@@ -205,6 +231,8 @@ def waits_main(args, linter, repeat: int) -> int:
         "path run, huge board tracked": lambda: linter(tracked, "--no-cache", board),
         "--stdin-filename, huge board": stdin_run,
         "lsp, open huge board": lsp_job(linter, tracked, board),
+        "CI diff run, 1 file, --committed --no-cache (small)": ci_diff_job(linter, small),
+        "CI diff run, 1 file, --committed --no-cache (large)": ci_diff_job(linter, large),
         "diff run, 1 file, --no-cache (small)": diff_job(linter, small),
         "diff run, 1 file, --no-cache (large)": diff_job(linter, large),
         "git status -uall (small)": git_status_job(small),
@@ -255,13 +283,19 @@ def waits_rows(t: dict[str, Timing], n_small: int, n_large: int, prefix: str, hu
                  "--stdin-filename, huge board", "lsp, open huge board"):
         row("W2", f"one huge board: {mode.split(', huge board')[0]}{mode.split('huge board')[1]} vs --all",
             huge_name, mode, "--all -j1 --no-cache, huge board", f"<= {FLAT}x", lambda r: r <= FLAT)
-    row("W3", "diff run, 1 file, --no-cache, large vs small", f"{large} / {small}",
-        "diff run, 1 file, --no-cache (large)", "diff run, 1 file, --no-cache (small)",
+    # a first CI run (the Action's): the change is what the pull request commits
+    row("W3", "CI diff run, 1 committed file, --committed --no-cache, large vs small", f"{large} / {small}",
+        "CI diff run, 1 file, --committed --no-cache (large)", "CI diff run, 1 file, --committed --no-cache (small)",
         f"<= {FLAT}x", lambda r: r <= FLAT)
+    # a contributor's first local run: git must stat and list the work tree
+    lt, rt = t["diff run, 1 file, --no-cache (large)"], t["diff run, 1 file, --no-cache (small)"]
+    rows.append(Row("W3", "  a local diff run, 1 edited file, --no-cache, large vs small", f"{large} / {small}",
+                    fmt_s(lt.median), f"{rt.label} {fmt_s(rt.median)}", f"{lt.median / rt.median:.2f}x", "-",
+                    "ERROR" if lint_problem(lt) else "info"))
     # what the diff run adds to git's answer: the part penguin-lint controls
     own = {size: t[f"diff run, 1 file, --no-cache ({size})"].median - t[f"git status -uall ({size})"].median
            for size in ("small", "large")}
-    rows.append(Row("W3", "  the same less git status -uall (penguin-lint's own part), large vs small",
+    rows.append(Row("W3", "  the local run less git status -uall (penguin-lint's own part), large vs small",
                     f"{large} / {small}", fmt_s(own["large"]), f"the same, small {fmt_s(own['small'])}",
                     f"{own['large'] / own['small']:.2f}x", f"<= {FLAT}x",
                     verdict(own["large"] / own["small"] <= FLAT)))

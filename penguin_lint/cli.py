@@ -37,6 +37,9 @@ def fail(message: str) -> "click.exceptions.Exit":
                    "else with the layout's folders, else with .git).")
 @click.option("--diff-base", metavar="REF",
               help="Lint what changed since the merge base of REF and HEAD, with staged, unstaged and untracked files.")
+@click.option("--committed", is_flag=True,
+              help="In a diff run, the change is what HEAD commits: uncommitted and untracked files are not "
+                   "looked for (a CI checkout has none; git would stat every file to say so).")
 @click.option("--format", "fmt", type=click.Choice(["text", "concise", "json", "github", "sarif"]), default="text",
               show_default=True, help="Output format.")
 @click.option("--select", multiple=True, metavar="CODES",
@@ -93,7 +96,7 @@ def fail(message: str) -> "click.exceptions.Exit":
               help="Count the findings per rule instead of listing them (text or json).")
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=lambda ctx, _, on: _version(ctx, on),
               help="Show the version (and the commit it was installed from) and exit.")
-def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, exit_zero, kind, definition, color, output, jobs,
+def lint(paths, all_, root, diff_base, committed, fmt, select, ignore, strict, exit_zero, kind, definition, color, output, jobs,
          new_only, config_from_worktree, config_base, fix, unsafe_fixes, show_diff, no_suppress, cache_dir,
          no_cache, shard, write_baseline, staged, stdin_filename, statistics):
     """Lint a PenguinHarness benchmark repository.
@@ -116,7 +119,8 @@ def lint(paths, all_, root, diff_base, fmt, select, ignore, strict, exit_zero, k
         # Said before the run, not after it.
         raise fail(f"cannot write --output {output}: No such file or directory")
     request = Request(
-        paths=list(paths), all=all_, diff_base=diff_base, root=root, cwd=Path.cwd(), select=select,
+        paths=list(paths), all=all_, diff_base=diff_base, committed=committed, root=root, cwd=Path.cwd(),
+        select=select,
         ignore=ignore, kind=kind, definition=definition, jobs=jobs, new_only=new_only,
         config_from_worktree=config_from_worktree, config_base=config_base, suppress=not no_suppress,
         cache=not no_cache, cache_dir=cache_dir, shard=shard, fix=fix, unsafe_fixes=unsafe_fixes,
@@ -285,8 +289,11 @@ def rules_cmd(code, fmt, docs_dir):
 @click.option("--diff-base", metavar="REF",
               help="Compare with the merge base of REF and HEAD (read from git, nothing checked out): "
                    "the leaderboards the change affects, before -> after.")
+@click.option("--committed", is_flag=True,
+              help="With --diff-base: the change is what HEAD commits (uncommitted and untracked files "
+                   "are not looked for).")
 @click.option("--all-rows", is_flag=True, help="With --before or --diff-base: list unchanged rows too.")
-def preview_cmd(leaderboard_ids, root, fmt, before_root, diff_base, all_rows):
+def preview_cmd(leaderboard_ids, root, fmt, before_root, diff_base, committed, all_rows):
     """Show leaderboards as they will be rendered: every entry's mean,
     standard deviation (RFC-0005's formulas), label, rank and Pareto axes."""
     from penguin_lint import preview
@@ -294,10 +301,13 @@ def preview_cmd(leaderboard_ids, root, fmt, before_root, diff_base, all_rows):
 
     if before_root is not None and diff_base is not None:
         raise fail("--before and --diff-base cannot be combined")
+    if committed and diff_base is None:
+        raise fail("--committed works with --diff-base")
     root = (root if root is not None else find_root(Path.cwd())).resolve()
     with ExitStack() as resources:  # the base tree of --diff-base, closed on every path
         try:
-            repo, before, changed = open_preview(resources, root, diff_base, before_root, warn=_warn)
+            repo, before, changed = open_preview(resources, root, diff_base, before_root, warn=_warn,
+                                                    committed=committed)
         except PenguinLintError as e:
             raise fail(str(e))
         try:  # an id, or the path of a leaderboard file or folder

@@ -128,8 +128,11 @@ def request(env: Dict[str, str], root: Path):
             # a pull request's run: judged by the base's configuration, not its own
             req.config_base = base_ref(env)
     else:
+        from penguin_lint.github.environment import change_options
+
         req.diff_base = base_ref(env)
         req.new_only = _flag(env, "PENGUIN_LINT_NEW_ONLY")
+        req.committed = bool(change_options(env))
     return req
 
 
@@ -197,10 +200,12 @@ def _preview_summary(env: Dict[str, str], cwd: str, root: Path, path: str) -> No
     allows. A preview that cannot be made is said in one line; it never
     fails the step (the lint result decides that)."""
     from penguin_lint.github import annotations, summary as job_summary
+    from penguin_lint.github.environment import change_options
 
     args = [sys.executable, "-I", "-m", "penguin_lint", "preview", f"--root={root}", "--format", "markdown"]
     # one argument: a ref cannot pose as an option
     args.append(f"--diff-base={base_ref(env) or _default_base(root) or 'HEAD'}")
+    args.extend(change_options(env))
     try:
         proc = subprocess.run(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               stdin=subprocess.DEVNULL, timeout=600)

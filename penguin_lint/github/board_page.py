@@ -27,6 +27,9 @@ def _preview(env: Dict[str, str], cwd: str, root, base: str, fmt: str) -> Option
     # one argument per option: a ref cannot pose as an option
     args = [sys.executable, "-I", "-m", "penguin_lint", "preview", f"--root={root}", f"--format={fmt}",
             f"--diff-base={base}"]
+    from penguin_lint.github.environment import change_options
+
+    args.extend(change_options(env))
     try:
         proc = subprocess.run(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               stdin=subprocess.DEVNULL, timeout=600)

@@ -55,6 +55,17 @@ def blob_base(env: Dict[str, str]) -> Optional[str]:
     return f"{server}/{repository}/blob/{sha}"
 
 
+def change_options(env: Dict[str, str]) -> list:
+    """How a diff run of the step (lint or preview) finds the change: what
+    the checked-out commits change, unless the ``uncommitted`` input asks
+    for the work tree too (files an earlier step wrote). A checkout has no
+    other change, and git would stat and list every file of the repository
+    to say so, which no pull request's run should wait for."""
+    if env.get("PENGUIN_LINT_UNCOMMITTED", "").strip().lower() in ("1", "true", "yes", "on"):
+        return []
+    return ["--committed"]
+
+
 def summary_path(env: Dict[str, str]) -> Optional[str]:
     return env.get("GITHUB_STEP_SUMMARY") or None
 

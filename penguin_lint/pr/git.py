@@ -259,13 +259,16 @@ class GitRepo:
         return label, self.merge_base(label, sha)
 
     def change(self, label: str, mb: Optional[str], scope: Sequence[str] = (),
-               cache_root: Optional[Path] = None, warn: Optional[Callable[[str], None]] = None) -> GitChange:
+               cache_root: Optional[Path] = None, warn: Optional[Callable[[str], None]] = None,
+               worktree: bool = True) -> GitChange:
         """The change since ``mb``: the committed part from one tree-to-tree
         ``git diff-tree`` (no work-tree scan), the uncommitted part from one
         ``git status --porcelain=v2``, both limited to the ``scope`` folders
         (root-relative) when given. With ``cache_root``, the status runs on
         a copy of the index there that keeps git's untracked cache
-        (status_index.py)."""
+        (status_index.py). ``worktree=False``: the committed part alone (a
+        CI checkout, where git would stat and list every file of the
+        repository to find nothing)."""
         if scope and "" not in scope:
             spec = ["--"] + [f":(literal){self.to_top(s)}" for s in scope]
         elif self.prefix:
@@ -282,6 +285,20 @@ class GitRepo:
             # a submodule or nested repository is one entry (a gitlink): git
             # shows only its commit, never its files
             change.gitlinks.update(p for p in (self.to_root(e[1]) for e in committed if e[3]) if p is not None)
+        if worktree:
+            entries.extend(self._uncommitted(spec, cache_root, warn))
+        for status, path, old in entries:
+            rpath = self.to_root(path)
+            if rpath is None:
+                continue
+            change.entries.append((status, rpath, self.to_root(old) if old is not None else None))
+        return change
+
+    def _uncommitted(self, spec: List[str], cache_root: Optional[Path],
+                     warn: Optional[Callable[[str], None]]) -> List[Tuple[str, str, Optional[str]]]:
+        """What the work tree and the index change against ``HEAD``: staged,
+        unstaged and untracked files, from one ``git status``."""
+        found: List[Tuple[str, str, Optional[str]]] = []
         copy = None
         if cache_root is not None and self.index is not None:
             from penguin_lint.pr.status_index import StatusIndex
@@ -307,16 +324,11 @@ class GitRepo:
                     tops = [s[len(":(literal)"):] for s in spec[1:]]
                     status_entries = [e for e in status_entries
                                       if any(_under(e[1], t) or (e[2] is not None and _under(e[2], t)) for t in tops)]
-                entries.extend(status_entries)
+                found.extend(status_entries)
         if copy is None:
             raw = self.run("status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules", *spec)[1]
-            entries.extend(_split_status_v2(raw))
-        for status, path, old in entries:
-            rpath = self.to_root(path)
-            if rpath is None:
-                continue
-            change.entries.append((status, rpath, self.to_root(old) if old is not None else None))
-        return change
+            found.extend(_split_status_v2(raw))
+        return found
 
     # -- names -----------------------------------------------------------------
     def to_root(self, top_path: str) -> Optional[str]:

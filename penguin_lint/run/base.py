@@ -16,12 +16,13 @@ from penguin_lint.run.config import base_config, status_folder, tree_file
 
 
 def open_diff(resources: ExitStack, root: Path, diff_base: Optional[str], config_from_worktree: bool,
-              warn: Callable[[str], None], status_cache=None):
+              warn: Callable[[str], None], status_cache=None, committed: bool = False):
     """(the change against the base, the base tree, the configuration to run
     with: the base's, unless ``config_from_worktree``); the base tree is
     closed with ``resources``. ``status_cache``: the cache folder, where git
     may keep what it knows of untracked files (or a function of the
-    configuration that returns it)."""
+    configuration that returns it). ``committed``: the change is what
+    ``HEAD`` commits, the work tree is not searched (``GitRepo.change``)."""
     from penguin_lint.pr.basetree import GitTree
     from penguin_lint.pr.git import GitRepo
 
@@ -40,7 +41,8 @@ def open_diff(resources: ExitStack, root: Path, diff_base: Optional[str], config
         config = load_config(root, FILE_KINDS, rule_codes()) if config_from_worktree \
             else base_config(base_tree, warn)
         scope = Repository(root, config).walk_roots() + [CONFIG_FILE]
-        change = g.change(label, mb, scope=scope, cache_root=status_folder(status_cache, config), warn=warn)
+        change = g.change(label, mb, scope=scope, cache_root=status_folder(status_cache, config), warn=warn,
+                          worktree=not committed)
     return change, base_tree, config
 
 

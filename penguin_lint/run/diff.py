@@ -19,7 +19,8 @@ class DiffRun(RunKind):
     def open(self) -> Config:
         req = self.req
         self._change, self._base_tree, config = open_diff(
-            self.resources, self.root, req.diff_base, req.config_from_worktree, self.warn, self.status_cache)
+            self.resources, self.root, req.diff_base, req.config_from_worktree, self.warn, self.status_cache,
+            committed=req.committed)
         return config
 
     def consent(self, config: Config):

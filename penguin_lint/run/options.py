@@ -69,6 +69,9 @@ def check_options(req: Request, cwd: Path) -> Options:
     elif "-" in paths and not os.path.lexists(cwd / "-"):
         raise PenguinLintError("'-' (standard input) needs --stdin-filename PATH: the file it stands for")
     mode = _mode(req)
+    if req.committed and mode != DIFF:
+        raise PenguinLintError("--committed is for a diff run (--diff-base, or no paths): the change "
+                               "is what HEAD commits")
     if req.config_base is not None and mode == DIFF:
         raise PenguinLintError("--config-base is for --all and path runs (a diff run reads the base's "
                                "configuration)")

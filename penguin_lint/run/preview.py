@@ -27,12 +27,13 @@ def open_repository(folder: Path) -> Repository:
 
 
 def open_preview(resources: ExitStack, root: Path, diff_base: Optional[str] = None,
-                 before_root: Optional[Path] = None, warn: Callable[[str], None] = lambda message: None):
+                 before_root: Optional[Path] = None, warn: Callable[[str], None] = lambda message: None,
+                 committed: bool = False):
     """What ``preview`` compares: (the repository at ``root``, the one
     before or None, the paths the change touched or None). ``diff_base``:
     before is the merge base of it and HEAD, read from git with the base's
     configuration (its tree closed with ``resources``); ``before_root``:
-    another checkout."""
+    another checkout. ``committed``: the change is what HEAD commits."""
     if diff_base is None:
         repo = open_repository(root)
         before = open_repository(before_root) if before_root is not None else None
@@ -47,7 +48,7 @@ def open_preview(resources: ExitStack, root: Path, diff_base: Optional[str] = No
     from penguin_lint.pr.basetree import BaseRepository
 
     try:
-        change, base_tree, config = open_diff(resources, root, diff_base, False, warn)
+        change, base_tree, config = open_diff(resources, root, diff_base, False, warn, committed=committed)
     except (GitError, ConfigError) as e:
         raise PenguinLintError(str(e))
     before = BaseRepository(base_tree, root, config, label=change.label)

@@ -35,6 +35,10 @@ class Request:
     definition: Optional[str] = None
     jobs: Optional[int] = None
     new_only: bool = False
+    #: a diff run's change is what ``HEAD`` commits since the merge base:
+    #: the work tree is not searched for uncommitted or untracked files (a
+    #: CI checkout has none, and git would stat and list every file to say so)
+    committed: bool = False
     config_from_worktree: bool = False
     config_base: Optional[str] = None
     suppress: bool = True

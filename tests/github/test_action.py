@@ -194,9 +194,8 @@ def test_repository_in_a_subfolder_is_annotated_from_the_repository_root(tmp_pat
     ws, write = pull_request(tmp_path, {".penguin-lint.toml": 'ignore = ["PL207"]\n'}, folder="bench")
     write({**shadow_files(), **{"bench/" + k: v for k, v in shadow_files().items()}}, "shadows")
     write({TASK: 'id = "CASE-001-one"\ntitle = "One"\n'}, "break a task")
-    (ws / "bench" / "packages/bench-a/CASE-009-new").mkdir()
-    (ws / "bench" / "packages/bench-a/CASE-009-new/task_config.toml").write_text(
-        'id = "CASE-009-new"\ntitle = "N"\ndescription = "d"\n')
+    write({"packages/bench-a/CASE-009-new/task_config.toml":
+           'id = "CASE-009-new"\ntitle = "N"\ndescription = "d"\n'}, "a task without its rubric")
     run = runner(ws, tmp_path, inputs={"path": "bench", "sarif": "out.sarif"}).lint()
     assert run.code == 1, run.stdout + run.stderr
     no_shadow_ran(ws)
@@ -306,6 +305,25 @@ def test_warnings_pass_unless_strict(tmp_path):
     assert runner(ws, tmp_path, inputs={"strict": "true"}).lint().code == 1
     ignored = runner(ws, tmp_path, inputs={"strict": "true", "ignore": "PL5"}).lint()
     assert ignored.code == 0 and ignored.outputs["warnings"] == "0"
+
+
+def test_the_change_is_what_the_commits_change_unless_uncommitted_is_asked(tmp_path):
+    ws, write = pull_request(tmp_path)
+    write({"packages/bench-a/CASE-001-one/rubric/README.md": "better rubric\n"})
+    # files an earlier step of the job wrote, and committed nothing
+    (ws / "packages/bench-a/CASE-007-made").mkdir()
+    (ws / "packages/bench-a/CASE-007-made/task_config.toml").write_text('id = "CASE-007-made"\n')
+    summary = ws / "experiments/lb/exp-1/test/summary.yaml"
+    summary.write_text(summary.read_text().replace("50.0", "60.0"))
+    run = runner(ws, tmp_path).lint()
+    assert run.code == 0, run.stdout + run.stderr
+    assert run.outputs["errors"] == "0" and run.commands() == []
+    assert "Leaderboards" not in run.summary  # the preview judges the commits too
+    wide = runner(ws, tmp_path, inputs={"uncommitted": "true"}).lint()
+    assert wide.code == 1, wide.stdout + wide.stderr
+    files = {re.search(r"file=([^,]*)", c).group(1) for c in wide.commands() if c.startswith("::error")}
+    assert "packages/bench-a/CASE-007-made/task_config.toml" in files, wide.commands()
+    assert "## Leaderboards after this pull request" in wide.summary
 
 
 def test_new_only_leaves_old_findings_in_touched_files_out_and_says_so(tmp_path):

@@ -107,6 +107,30 @@ def test_staged_unstaged_and_untracked_are_all_in_the_change(gitrepo):
     assert changed == sorted([TASK, LB, "packages/bench-new/benchmark_config.toml"])
 
 
+def test_committed_judges_what_head_commits_and_nothing_of_the_work_tree(gitrepo):
+    edit(gitrepo, TASK, BAD_TASK)
+    commit(gitrepo)
+    edit(gitrepo, LB, (gitrepo / LB).read_text().replace("draft", "publishd"))  # unstaged
+    edit(gitrepo, "packages/bench-new/benchmark_config.toml", 'id = "bench-new"\n')  # untracked
+    run = lint(gitrepo, "--diff-base", "main", "--committed")
+    assert sorted({f["path"] for f in run.findings}) == [TASK], run.findings
+    assert run.at("PL101") == [(TASK, 1)] and run.code == 1
+    # the same run without it judges the work tree too
+    wide = {f["path"] for f in lint(gitrepo, "--diff-base", "main").findings}
+    assert {TASK, LB, "packages/bench-new/benchmark_config.toml"} <= wide
+    # nothing committed since the base: nothing to judge, whatever the work tree holds
+    git(gitrepo, "reset", "-q", "--soft", "main")
+    git(gitrepo, "reset", "-q")
+    run = lint(gitrepo, "--diff-base", "main", "--committed")
+    assert run.findings == [] and run.code == 0
+
+
+@pytest.mark.parametrize("args", [("--all",), (TASK,), ("--staged",)])
+def test_committed_is_for_a_diff_run(gitrepo, args):
+    run = lint(gitrepo, *args, "--committed")
+    assert run.code == 2 and "--committed is for a diff run" in run.stderr, run.stderr
+
+
 def test_untracked_file_finding_reported(gitrepo):
     edit(gitrepo, "packages/bench-new/benchmark_config.toml", 'id = "bench-new"\ntitle = "New"\n')
     run = lint(gitrepo)

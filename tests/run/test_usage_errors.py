@@ -14,6 +14,8 @@ from tests.conftest import lint
     (("--frmat", "json"), "no such option '--frmat'; did you mean"),
     (("--color",), "option '--color' requires an argument"),
     (("preview", "--format", "x"), "invalid value for '--format'"),
+    (("preview", "--committed"), "--committed works with --diff-base"),
+    (("--all", "--committed"), "--committed is for a diff run"),
     (("rules", "--bad"), "no such option '--bad'"),
 ])
 def test_a_usage_error_is_one_line_naming_the_option(repo, args, needle):
