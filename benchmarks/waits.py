@@ -27,7 +27,7 @@ from penguin_lint.pr.git import READ_ONLY
 from benchmarks.run import (GIT, Row, Run, Timing, check_jsonschema_job, diff_target, ensure_huge,
                             ensure_repo, find_check_jsonschema, fmt_s, interleaved, lint_problem,
                             report, restore_diff_file, run_once, verdict, warm_cache, _children_cpu,
-                            TIMEOUT_S, DIFF_EDIT)
+                            TIMEOUT_S, DIFF_EDIT, PARSE_FLOOR)
 
 # A flat cost: the large repository (about 9x the small one's files) may cost this much more.
 FLAT = 1.2
@@ -240,6 +240,11 @@ def waits_main(args, linter, repeat: int) -> int:
         "lsp, first diagnostics (small)": lsp_job(linter, small, ordinary),
         "lsp library imports": lambda: run_once([sys.executable, "-c", LSP_FLOOR]),
         "cold --all (small)": lambda: linter(small, "--all", "--cache-dir", str(_empty(caches / "cold"))),
+        # what any linter pays to read the files with the consumer's parsers, and what
+        # penguin-lint's own loaders pay, before validation or rules (benchmarks/parse_floor.py)
+        "parse floor (small)": lambda: run_once([sys.executable, str(PARSE_FLOOR), str(small)]),
+        "own loaders floor (small)": lambda: run_once([sys.executable, str(PARSE_FLOOR), "--ours", str(small)],
+                                                      env=linter.env),
     }
     cjs = find_check_jsonschema()
     if cjs:
@@ -306,6 +311,16 @@ def waits_rows(t: dict[str, Timing], n_small: int, n_large: int, prefix: str, hu
     if "check-jsonschema (small)" in t:
         row("W4", "cold --all CPU vs check-jsonschema", small, "cold --all (small)",
             "check-jsonschema (small)", ">= 15x less", lambda r: 1 / r >= 15, lambda r: f"{1 / r:.1f}x less")
+        cjs_t = t["check-jsonschema (small)"].median
+        for label, what in (("parse floor (small)", "parse floor: walk + CSafeLoader + tomllib, nothing else"),
+                            ("own loaders floor (small)", "penguin-lint's loaders alone: walk, read, parse")):
+            ft = t[label].median
+            rows.append(Row("W4", f"  {what}, vs check-jsonschema", small, fmt_s(ft),
+                            f"check-jsonschema (small) {fmt_s(cjs_t)}", f"{cjs_t / ft:.1f}x less", "-", "info"))
+        own = t["own loaders floor (small)"].median
+        rows.append(Row("W4", "  cold --all vs its own loaders alone", small, fmt_s(t["cold --all (small)"].median),
+                        f"own loaders floor (small) {fmt_s(own)}", f"{t['cold --all (small)'].median / own:.2f}x",
+                        "-", "info"))
     else:
         rows.append(Row("W4", "cold --all CPU vs check-jsonschema", small, fmt_s(t["cold --all (small)"].median),
                         "check-jsonschema not found", "-", ">= 15x less", "SKIPPED"))
