@@ -119,7 +119,9 @@ def interleaved(repeat: int, jobs: dict[str, callable]) -> dict[str, Timing]:
     timings = {label: Timing(label) for label in jobs}
     for _ in range(repeat):
         for label, job in jobs.items():
-            timings[label].runs.append(job())
+            run = job()
+            # a job may time itself several times in a row (benchmarks/waits.py: burst)
+            timings[label].runs.extend(run if isinstance(run, list) else [run])
     return timings
 
 
