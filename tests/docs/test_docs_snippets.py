@@ -404,6 +404,7 @@ OTHER_OPTIONS = {
     "--only-binary": "pip", "--config": "harbor hub leaderboard", "--rows": "harbor hub leaderboard",
     "--freeze": "pre-commit autoupdate", "--hook-stage": "pre-commit run", "--batch": "git cat-file",
     "--unshallow": "git fetch", "--porcelain": "git status", "--events": "benchmarks/parse_floor.py",
+    "--ours": "benchmarks/parse_floor.py", "--cached": "git diff-index",
 }
 
 
