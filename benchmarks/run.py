@@ -489,7 +489,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the shard rows (S2, S4, S8): the slowest of N shards and the "
                              "merge of their reports vs one --all -j1 run (large)")
     parser.add_argument("--waits", action="store_true", help="only W1-W5 (benchmarks/waits.py)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="with --waits: W1 also in instructions counted by valgrind, penguin-lint's "
+                             "own process apart from git's (benchmarks/instructions.py)")
     args = parser.parse_args(argv)
+    if args.instructions and not args.waits:
+        parser.error("--instructions counts the rows of --waits: give both")
     if args.editor:
         from benchmarks import editor
 

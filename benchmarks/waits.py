@@ -8,6 +8,8 @@ W3 a one-file diff run without a cache at two sizes: a first CI run (the change 
    --committed, as the Action runs it), and a contributor's first local run (git's status floor);
 W4 cold `--all` CPU vs check-jsonschema on a repository of small files;
 W5 the language server: first diagnostics of an ordinary file vs importing its libraries.
+With --instructions, W1 again in instructions counted by valgrind (benchmarks/instructions.py):
+penguin-lint's own process apart from git's.
 
 Each row is a ratio of two timings of the same interleaved run (benchmarks/run.py).
 """
@@ -20,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from benchmarks import huge
@@ -61,20 +64,25 @@ def burst(job, times: int = BURST):
     return lambda: [job() for _ in range(times)]
 
 
-def staged_job(linter, root: Path):
-    """The hook: one attempt file edited and staged, `--staged`; the edit undone after."""
-    target = diff_target(root)
-    rel = target.relative_to(root).as_posix()
+@contextmanager
+def one_staged_file(root: Path):
+    """One attempt file edited and staged, as a commit about to be made; undone after."""
+    rel = diff_target(root).relative_to(root).as_posix()
+    with open(root / rel, "a", encoding="utf-8") as f:
+        f.write(DIFF_EDIT)
+    subprocess.run([*GIT, "add", "--", rel], cwd=root, check=True, stdin=subprocess.DEVNULL)
+    try:
+        yield
+    finally:
+        subprocess.run([*GIT, "reset", "-q", "--", rel], cwd=root, check=True, stdin=subprocess.DEVNULL)
+        restore_diff_file(root)
 
+
+def staged_job(linter, root: Path):
+    """The hook: one attempt file edited and staged, `--staged`."""
     def job() -> Run:
-        with open(target, "a", encoding="utf-8") as f:
-            f.write(DIFF_EDIT)
-        subprocess.run([*GIT, "add", "--", rel], cwd=root, check=True, stdin=subprocess.DEVNULL)
-        try:
+        with one_staged_file(root):
             return linter(root, "--staged")
-        finally:
-            subprocess.run([*GIT, "reset", "-q", "--", rel], cwd=root, check=True, stdin=subprocess.DEVNULL)
-            restore_diff_file(root)
     return job
 
 
@@ -259,12 +267,49 @@ def waits_main(args, linter, repeat: int) -> int:
         jobs["check-jsonschema (small)"] = check_jsonschema_job(cjs, small, args.schemas)
     t = interleaved(repeat, jobs)
     rows, notes = waits_rows(t, n_small, n_large, prefix, one.name)
+    if args.instructions:
+        rows += instruction_rows(linter, small, large, f"{prefix}small ({n_small:,} files)",
+                                 f"{prefix}large ({n_large:,} files)")
     for tm in t.values():
         if "check-jsonschema" not in tm.label and "imports" not in tm.label:
             problem = lint_problem(tm)
             if problem:
                 notes.append(problem)
     return report(rows, t.values(), notes, "small repositories" if args.quick else None)
+
+
+def instruction_rows(linter, small: Path, large: Path, small_label: str, large_label: str) -> list[Row]:
+    """W1 counted in instructions (benchmarks/instructions.py): penguin-lint's own process
+    apart from the git processes it starts, each run once (a count does not vary)."""
+    from benchmarks import instructions as ins
+
+    if not ins.available():
+        return [Row("W1i", "hook in instructions (valgrind)", "-", "-", "valgrind not found", "-",
+                    "<= 2x", "SKIPPED")]
+    c = {}
+    for size, root in (("small", small), ("large", large)):
+        c["version", size] = ins.count([*linter.cmd, "--root", str(root), "--version"], root, linter.env)
+        with one_staged_file(root):
+            c["hook", size] = ins.count([*linter.cmd, "--root", str(root), "--staged"], root, linter.env)
+    rows: list[Row] = []
+    for size, repo in (("small", small_label), ("large", large_label)):
+        h, v = c["hook", size], c["version", size]
+        bad = h.returncode not in (0, 1) or v.returncode != 0
+        r = h.own / v.own
+        rows.append(Row("W1i", "hook vs bare start, instructions of penguin-lint's own process", repo,
+                        ins.fmt_i(h.own), f"--version {ins.fmt_i(v.own)}", f"{r:.2f}x", "<= 2x",
+                        "ERROR" if bad else verdict(r <= 2)))
+        r = h.total / v.total
+        rows.append(Row("W1i", "  the same, git's processes included", repo, ins.fmt_i(h.total),
+                        f"--version {ins.fmt_i(v.total)}", f"{r:.2f}x", "-", "info"))
+    hl, hs = c["hook", "large"], c["hook", "small"]
+    both = f"{large_label} / {small_label}"
+    r = hl.own / hs.own
+    rows.append(Row("W1i", "  hook, penguin-lint's own process, large vs small", both, ins.fmt_i(hl.own),
+                    f"small {ins.fmt_i(hs.own)}", f"{r:.2f}x", f"<= {FLAT}x", verdict(r <= FLAT)))
+    rows.append(Row("W1i", "  hook, git's processes (the index read), large vs small", both,
+                    ins.fmt_i(hl.git), f"small {ins.fmt_i(hs.git)}", f"{hl.git / hs.git:.2f}x", "-", "info"))
+    return rows
 
 
 def _empty(folder: Path) -> Path:
