@@ -127,8 +127,10 @@ def expand_aliases(doc: Document) -> None:
                            "write the values out, or refer to fewer of them")
         _check_anchors(refs, lines)
         _put_aliases(refs, tree)
-        _merge(refs, tree)
-        _measure(doc, refs)
+        conflicts: List[tuple] = []
+        _merge(refs, tree, conflicts)
+        _measure(doc, refs)  # first: the comparison below follows no cycle
+        _check_conflicts(conflicts)
     except _Refused as e:
         doc.problems.append(Problem(e.code, e.message, lines.position(e.start, e.end), e.hint))
         doc.data = None
@@ -163,11 +165,18 @@ def _put_aliases(refs: Refs, tree) -> None:
         parent[slot] = refs.anchors[name][0]
 
 
-def _merge(refs: Refs, tree) -> None:
+def _merge(refs: Refs, tree, conflicts: List[tuple]) -> None:
     """Merge as PyYAML's ``flatten_mapping`` (6.0.4): the pairs of every
     source (each ``<<`` in order, a list's mappings in order; a key written
     once and merged twice counts once) and then the mapping's own, the later
-    pair of a key winning: its own keys win, then the later source."""
+    pair of a key winning: its own keys win, then the later source.
+
+    Which source wins is where PyYAML's releases disagree (up to 6.0.3 the
+    first mapping of a list and the last ``<<``; 6.0.4 the last source, but
+    the first for keys that happen to be the same Python object, such as
+    one-character strings): a key that the mapping does not set itself and
+    that two sources give is noted in ``conflicts`` as (key, [(value, key
+    start of its ``<<``), ...]), for ``_check_conflicts``."""
     records = list(refs.merges.values())
     # the key -> node maps, taken before any mapping changes
     kids = {id(rec[0]): dict(tree._kids_of(rec[1], rec[0])) if rec[1] >= 0 else None for rec in records}
@@ -185,6 +194,7 @@ def _merge(refs: Refs, tree) -> None:
         active.add(mid)
         pairs = []  # (key, value, node, origin)
         seen = set()
+        given: Dict[Any, list] = {}  # key -> [(value, key start of its '<<')] from each source
         for value, snode, alias, kstart, vstart in sources:
             if alias is not None:  # noted before it was expanded
                 value = refs.anchors[alias[0]][0]
@@ -212,10 +222,12 @@ def _merge(refs: Refs, tree) -> None:
                     if origin not in seen:
                         seen.add(origin)
                         pairs.append((k, v, _kid(tree, inode, item, k) if inline else inode, origin[0]))
+                        given.setdefault(k, []).append((v, kstart))
         own = kids[mid]
         for k, v in mapping.items():
             if k != "<<":
                 pairs.append((k, v, own.get(k, -1) if own is not None else -1, mid))
+        conflicts.extend((k, got) for k, got in given.items() if len(got) > 1 and k not in mapping)
         merged: Dict[Any, Any] = {}
         where: Dict[Any, int] = {}
         written = {}
@@ -230,6 +242,67 @@ def _merge(refs: Refs, tree) -> None:
 
     for rec in records:
         flatten(rec, set())
+
+
+# Values compared to find a conflicting merge, for the whole file: past this,
+# two sources are taken to disagree.
+MAX_COMPARED = 1_000_000
+
+
+def _check_conflicts(conflicts: List[tuple]) -> None:
+    """A key two merge sources give different values is read differently by
+    different PyYAML releases (see ``_merge``): the first, in the text's
+    order, is a finding at the ``<<`` of the source that disagrees."""
+    budget = [MAX_COMPARED]
+    equal: set = set()  # pairs of containers found to hold the same data
+    found = []
+    for key, got in conflicts:
+        first = got[0][0]
+        for value, kstart in got[1:]:
+            if not _same(first, value, budget, equal):
+                found.append((kstart, key))
+                break
+    if found:
+        kstart, key = min(found, key=lambda f: f[0])
+        shown = str(key) if len(str(key)) <= 60 else str(key)[:57] + "..."
+        raise _Refused("PL003", f"merge key '<<' merges '{shown}' from two mappings with different values: "
+                       "which one wins depends on the PyYAML release that reads the file", kstart, kstart + 2,
+                       f"set '{shown}' in this mapping itself (its own keys win in every release), "
+                       "or merge mappings that agree on it")
+
+
+def _same(a, b, budget: list, equal: set) -> bool:
+    """Whether ``a`` and ``b`` are the same data (a shared value, or a pair
+    of containers compared before, at once; ``True`` is not ``1``); False
+    once ``budget`` is spent."""
+    stack = [(a, b)]
+    seen = set()
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        pair = (id(x), id(y))
+        if pair in seen or pair in equal:
+            continue  # queued already in this comparison, or equal in an earlier one
+        seen.add(pair)
+        budget[0] -= 1
+        if budget[0] < 0 or type(x) is not type(y):
+            return False
+        if isinstance(x, dict):
+            # typed keys: a mapping keyed 1 is not one keyed true
+            if len(x) != len(y) or {(type(k), k) for k in x} != {(type(k), k) for k in y}:
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif isinstance(x, list):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y))
+        elif x != x and y != y:  # nan: the same text reads as the same value
+            continue
+        elif x != y:
+            return False
+    equal |= seen
+    return True
 
 
 def _kid(tree, node: int, mapping: dict, key) -> int:

@@ -22,6 +22,15 @@ class YamlAlias(ProblemRule):
     levels (a "billion laughs"), a value that contains itself, or more than
     100,000 aliases. An alias naming no anchor, an anchor defined twice and a
     ``<<`` of a scalar are PL001 there, since ``yaml.safe_load`` refuses them.
+
+    It also reports a key that two merged mappings give different values
+    (``<<: [*base, {status: hide}]`` where ``*base`` has its own ``status``),
+    unless the mapping sets the key itself: PyYAML's releases disagree on
+    which source wins (up to 6.0.3 the first mapping of a list and the last
+    ``<<``; 6.0.4 the last source, except for keys that are one Python
+    object, such as one-character ones), so no reading of it is the
+    harness's in every release. Set the key in the mapping itself, whose own
+    keys win in every release.
     """
 
     code = "PL003"

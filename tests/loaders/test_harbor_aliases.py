@@ -3,6 +3,7 @@ aliases and merge keys expanded, within a bound; PenguinHarness data files
 keep PL003 for them."""
 import time
 
+import pytest
 import yaml
 
 from tests.conftest import lint
@@ -149,10 +150,11 @@ rows:
     metrics:
       accuracy: 0.62
     trial_ids: [36043904-3271-4c91-aaf7-4f941353d7a9]
-  - <<: [*first, {metadata: {agent: terminus-2}, status: hide}]
+  - <<: [*first, {metadata: {agent: default-agent}, status: hide}]
+    status: display
     trial_ids: [0cc33186-273e-4b4b-82dc-04c28fce2f0c]
   - <<: *first
-    <<: {status: hide, metrics: {accuracy: 0.5}}
+    <<: {status: hide, metrics: {accuracy: 0.62}}
     status: nonsense
     trial_ids: [5d8f2c4e-8f63-4a8e-9d2c-1f0b6f1e2a3b]
 """
@@ -165,20 +167,72 @@ def test_merge_keys_in_harbor_rows_read_as_safe_load_reads_them(repo):
     definition = SHARED_LINK_DEF.replace("  required: [agent, agent_link, model_link]\n", "")
     root = repo({DEF: definition, ROWS: MERGED_ROWS}, base={})
     doc = Repository(root, Config()).load(ROWS)
+    # the sources agree on every key the rows do not set themselves: every
+    # PyYAML release reads the same, whichever source it lets win
     expected = yaml.safe_load(MERGED_ROWS)
     assert doc.data == expected
-    # PyYAML 6.0.4 lets a later source win
-    assert expected["rows"][1]["metadata"] == {"agent": "terminus-2"}
-    assert expected["rows"][1]["metrics"] == {"accuracy": 0.62}
-    assert expected["rows"][2]["metrics"] == {"accuracy": 0.5}  # from the second '<<'
+    assert expected["rows"][1] == {"metadata": {"agent": "default-agent"}, "status": "display",
+                                   "metrics": {"accuracy": 0.62},
+                                   "trial_ids": ["0cc33186-273e-4b4b-82dc-04c28fce2f0c"]}
     # a key merged through an alias is placed at the alias, an explicit key at itself
     line = line_of(MERGED_ROWS, "- <<: [*first")
     assert doc.value_pos(("rows", 1, "metrics", "accuracy")).line == line
-    assert doc.value_pos(("rows", 1, "trial_ids", 0)).line == line + 1
+    assert doc.value_pos(("rows", 1, "trial_ids", 0)).line == line + 2
     run = lint(root, "--all")
-    # only the explicit bad status (it overrides the merged one), at its line; no PL002, PL003
+    # only the explicit bad status (it overrides the merged ones), at its line; no PL002, PL003
     assert [(f["code"], f["path"], f["line"]) for f in run.findings] == [
         ("PL103", ROWS, line_of(MERGED_ROWS, "status: nonsense"))]
+
+
+# Merges whose sources give one key different values: up to PyYAML 6.0.3 the
+# first mapping of a list wins and the last '<<'; 6.0.4 lets the last source
+# win, but the first where the keys are one Python object (a one-character
+# key, or a small number). No reading is the harness's in every release.
+CONFLICTS = {
+    "a list, its mappings disagree": (
+        "  - <<: [*first, {metadata: {agent: terminus-2}}]\n", "- <<: [*first", "'metadata'"),
+    "two '<<' keys disagree": (
+        "  - <<: *first\n    <<: {metrics: {accuracy: 0.5}}\n", "    <<: {metrics", "'metrics'"),
+    "a one-character key": (
+        "  - <<: [{x: 1}, {x: 2}]\n", "- <<: [{x: 1}", "'x'"),
+    "a number key, one source nested in another": (
+        "  - <<: [{1: a}, {<<: {1: b}}]\n", "- <<: [{1: a}", "'1'"),
+    "true against 1": (
+        "  - <<: [{x-flag: true}, {x-flag: 1}]\n", "- <<: [{x-flag", "'x-flag'"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONFLICTS))
+def test_a_merge_whose_sources_disagree_is_pl003_at_its_key(repo, name):
+    row, at, key = CONFLICTS[name]
+    base = "rows:\n  - &first\n    metadata: {agent: default-agent}\n    status: display\n" \
+           "    metrics: {accuracy: 0.62}\n    trial_ids: [36043904-3271-4c91-aaf7-4f941353d7a9]\n"
+    rows = base + row + "    trial_ids: [0cc33186-273e-4b4b-82dc-04c28fce2f0c]\n"
+    definition = SHARED_LINK_DEF.replace("  required: [agent, agent_link, model_link]\n", "")
+    run = lint(repo({DEF: definition, ROWS: rows}, base={}), "--all")
+    assert run.code == 1
+    found = [(f["code"], f["path"], f["line"], f["column"]) for f in run.findings]
+    line = line_of(rows, at)
+    column = rows.splitlines()[line - 1].index("<<") + 1
+    assert found == [("PL003", ROWS, line, column)]
+    (f,) = run.findings
+    assert f["message"] == (f"merge key '<<' merges {key} from two mappings with different values: "
+                            "which one wins depends on the PyYAML release that reads the file")
+    assert f["hint"].startswith(f"set {key} in this mapping itself")
+
+
+def test_a_key_the_mapping_sets_itself_settles_a_disagreement(repo):
+    rows = ("rows:\n  - <<: [{status: display}, {status: hide}]\n    status: hide\n"
+            "    metadata: {agent: terminus-2}\n    metrics: {accuracy: 0.5}\n"
+            "    trial_ids: [0cc33186-273e-4b4b-82dc-04c28fce2f0c]\n")
+    definition = SHARED_LINK_DEF.replace("  required: [agent, agent_link, model_link]\n", "")
+    root = repo({DEF: definition, ROWS: rows}, base={})
+    run = lint(root, "--all")
+    assert [f["code"] for f in run.findings] == []
+    from penguin_lint.core.config import Config
+    from penguin_lint.core.repo import Repository
+
+    assert Repository(root, Config()).load(ROWS).data == yaml.safe_load(rows)
 
 
 def test_merge_of_a_scalar_is_a_parse_error_in_harbor_file(repo):
