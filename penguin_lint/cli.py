@@ -220,6 +220,14 @@ def usage_message(e: "click.UsageError") -> str:
     """A usage error as one line: "invalid value for '--jobs' / '-j': 0 is
     not in the range x>=1 (see penguin-lint --help)"."""
     text = " ".join(e.format_message().split())
+    if isinstance(e, click.NoSuchOption) and e.option_name:
+        # worded here: click's wording of it differs between its releases
+        near = sorted(e.possibilities or ())
+        text = f"no such option '{e.option_name}'"
+        if len(near) == 1:
+            text += f"; did you mean '{near[0]}'?"
+        elif near:
+            text += "; did you mean one of: " + ", ".join(f"'{p}'" for p in near) + "?"
     text = re.sub(r"\.? \(Did you mean (.*)\)\.?$", r"; did you mean \1", text)
     if text[:1].isupper() and text[1:2].islower():
         text = text[0].lower() + text[1:]

@@ -153,6 +153,7 @@ def write_docs(docs: Path, rules: List[Rule]) -> List[str]:
     for rel, text in pages.items():
         target = docs / rel
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
-            target.write_text(text, encoding="utf-8", newline="\n")
+            with open(target, "w", encoding="utf-8", newline="\n") as out:  # (no write_text(newline=) before 3.10)
+                out.write(text)
             changed.append(rel)
     return changed

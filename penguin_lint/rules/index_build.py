@@ -46,7 +46,8 @@ def index_source() -> str:
 def main() -> int:
     text = index_source()
     if INDEX.read_text(encoding="utf-8") != text:
-        INDEX.write_text(text, encoding="utf-8", newline="\n")
+        with open(INDEX, "w", encoding="utf-8", newline="\n") as out:  # (write_text has no newline= before 3.10)
+            out.write(text)
         print(f"wrote {INDEX.name}")
     return 0
 
