@@ -171,17 +171,31 @@ def _merge(refs: Refs, tree, conflicts: List[tuple]) -> None:
     once and merged twice counts once) and then the mapping's own, the later
     pair of a key winning: its own keys win, then the later source.
 
-    Which source wins is where PyYAML's releases disagree (up to 6.0.3 the
+    Which value wins is where PyYAML's releases disagree: up to 6.0.3 the
     first mapping of a list and the last ``<<``; 6.0.4 the last source, but
-    the first for keys that happen to be the same Python object, such as
-    one-character strings): a key that the mapping does not set itself and
-    that two sources give is noted in ``conflicts`` as (key, [(value, key
+    the first for keys that happen to be one Python object (one-character
+    strings), and it merges a merged mapping's pairs as written, so a value
+    that mapping overrode can come back. A key that the mapping does not set
+    itself, and for which its sources hold two values (a value overridden
+    inside a source counts), is noted in ``conflicts`` as (key, [(value, key
     start of its ``<<``), ...]), for ``_check_conflicts``."""
     records = list(refs.merges.values())
     # the key -> node maps, taken before any mapping changes
     kids = {id(rec[0]): dict(tree._kids_of(rec[1], rec[0])) if rec[1] >= 0 else None for rec in records}
     # id(flattened mapping) -> {key: id of the mapping the key is written in}
     origins: Dict[int, dict] = {}
+    # id(flattened mapping) -> {key: every value its pairs hold for it, overridden ones too}
+    held: Dict[int, Dict[Any, list]] = {}
+    room = [MAX_HELD]  # values all the mappings' ``held`` may note together
+
+    def note(got: list, ids: set, v, kstart: int) -> None:
+        if id(v) not in ids:
+            room[0] -= 1
+            if room[0] < 0:
+                raise _Refused("PL003", f"merge keys '<<' merge more than {MAX_HELD:,} values in one file",
+                               kstart, kstart + 2, "write the values out, or merge fewer mappings")
+            ids.add(id(v))
+            got.append((v, kstart))
 
     def flatten(rec, active):
         mapping, node, sources = rec
@@ -194,7 +208,9 @@ def _merge(refs: Refs, tree, conflicts: List[tuple]) -> None:
         active.add(mid)
         pairs = []  # (key, value, node, origin)
         seen = set()
-        given: Dict[Any, list] = {}  # key -> [(value, key start of its '<<')] from each source
+        given: Dict[Any, list] = {}  # key -> [(value, key start of its '<<')], each value once
+        given_ids: Dict[Any, set] = {}
+        typed: Dict[Any, set] = {}  # key -> the types it is merged as (1, 1.0 and true are one key)
         for value, snode, alias, kstart, vstart in sources:
             if alias is not None:  # noted before it was expanded
                 value = refs.anchors[alias[0]][0]
@@ -222,12 +238,24 @@ def _merge(refs: Refs, tree, conflicts: List[tuple]) -> None:
                     if origin not in seen:
                         seen.add(origin)
                         pairs.append((k, v, _kid(tree, inode, item, k) if inline else inode, origin[0]))
-                        given.setdefault(k, []).append((v, kstart))
+                inner_held = held.get(id(item))
+                for k, values in (inner_held.items() if inner_held is not None
+                                  else ((k, (v,)) for k, v in item.items())):
+                    typed.setdefault(k, set()).add(type(k))
+                    got, ids = given.setdefault(k, []), given_ids.setdefault(k, set())
+                    for v in values:
+                        note(got, ids, v, kstart)
         own = kids[mid]
         for k, v in mapping.items():
             if k != "<<":
                 pairs.append((k, v, own.get(k, -1) if own is not None else -1, mid))
-        conflicts.extend((k, got) for k, got in given.items() if len(got) > 1 and k not in mapping)
+        # which of 1 and true stays the key is the order of the pairs too, whatever the mapping sets
+        conflicts.extend((k, list(got) if len(typed[k]) == 1 else got + [(_UNLIKE, got[-1][1])])
+                         for k, got in given.items() if len(typed[k]) > 1 or (len(got) > 1 and k not in mapping))
+        for k, v in mapping.items():
+            if k != "<<":
+                note(given.setdefault(k, []), given_ids.setdefault(k, set()), v, -1)
+        held[mid] = {k: [v for v, _ in got] for k, got in given.items()}
         merged: Dict[Any, Any] = {}
         where: Dict[Any, int] = {}
         written = {}
@@ -247,6 +275,11 @@ def _merge(refs: Refs, tree, conflicts: List[tuple]) -> None:
 # Values compared to find a conflicting merge, for the whole file: past this,
 # two sources are taken to disagree.
 MAX_COMPARED = 1_000_000
+# Values the merged mappings of one file may hold for their keys, overridden
+# ones included: a chain of mappings each merging the one before holds them all.
+MAX_HELD = 200_000
+# equal to no value: a key merged as two types (1 and true) is a conflict whatever its values
+_UNLIKE = object()
 
 
 def _check_conflicts(conflicts: List[tuple]) -> None:
@@ -265,7 +298,7 @@ def _check_conflicts(conflicts: List[tuple]) -> None:
     if found:
         kstart, key = min(found, key=lambda f: f[0])
         shown = str(key) if len(str(key)) <= 60 else str(key)[:57] + "..."
-        raise _Refused("PL003", f"merge key '<<' merges '{shown}' from two mappings with different values: "
+        raise _Refused("PL003", f"merge key '<<' merges two different values of '{shown}': "
                        "which one wins depends on the PyYAML release that reads the file", kstart, kstart + 2,
                        f"set '{shown}' in this mapping itself (its own keys win in every release), "
                        "or merge mappings that agree on it")

@@ -25,12 +25,13 @@ class YamlAlias(ProblemRule):
 
     It also reports a key that two merged mappings give different values
     (``<<: [*base, {status: hide}]`` where ``*base`` has its own ``status``),
-    unless the mapping sets the key itself: PyYAML's releases disagree on
-    which source wins (up to 6.0.3 the first mapping of a list and the last
-    ``<<``; 6.0.4 the last source, except for keys that are one Python
-    object, such as one-character ones), so no reading of it is the
-    harness's in every release. Set the key in the mapping itself, whose own
-    keys win in every release.
+    or that a merged mapping sets over a value it merges itself, unless the
+    mapping sets the key itself: PyYAML's releases disagree on which value
+    wins (up to 6.0.3 the first mapping of a list and the last ``<<``; 6.0.4
+    the last source, except for keys that are one Python object, such as
+    one-character ones, and a merged mapping's pairs as written), so no
+    reading of it is the harness's in every release. Set the key in the
+    mapping itself, whose own keys win in every release.
     """
 
     code = "PL003"

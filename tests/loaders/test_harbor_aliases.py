@@ -199,6 +199,9 @@ CONFLICTS = {
         "  - <<: [{1: a}, {<<: {1: b}}]\n", "- <<: [{1: a}", "'1'"),
     "true against 1": (
         "  - <<: [{x-flag: true}, {x-flag: 1}]\n", "- <<: [{x-flag", "'x-flag'"),
+    # 6.0.4 merges the inner mapping's pairs as written: its overridden 'x' comes back
+    "a value overridden inside a merged mapping": (
+        "  - <<: [{<<: {x: 2}, x: 1}]\n", "- <<: [{<<: {x: 2}", "'x'"),
 }
 
 
@@ -216,7 +219,7 @@ def test_a_merge_whose_sources_disagree_is_pl003_at_its_key(repo, name):
     column = rows.splitlines()[line - 1].index("<<") + 1
     assert found == [("PL003", ROWS, line, column)]
     (f,) = run.findings
-    assert f["message"] == (f"merge key '<<' merges {key} from two mappings with different values: "
+    assert f["message"] == (f"merge key '<<' merges two different values of {key}: "
                             "which one wins depends on the PyYAML release that reads the file")
     assert f["hint"].startswith(f"set {key} in this mapping itself")
 
@@ -277,3 +280,27 @@ def test_aliases_nesting_past_the_depth_limit_in_harbor_file(repo):
     found = [(f["code"], f["line"], f["message"]) for f in run.findings if f["path"] == DEF]
     assert found == [("PL003", line_of(definition, "d8: &d8"),
                       "expanded, the file nests deeper than 64 levels")]
+
+
+def test_merges_that_would_take_long_to_compare_stop_with_a_finding():
+    from penguin_lint.loaders import load_bytes
+    from penguin_lint.loaders.yaml_aliases import MAX_HELD, expand_aliases
+
+    def problems(text):
+        started = time.process_time()
+        doc = load_bytes(text.encode(), ROWS)
+        expand_aliases(doc)
+        assert time.process_time() - started < 5
+        return [(p.code, p.pos.line, p.message) for p in doc.problems]
+
+    # each mapping merges the one before and sets k again: every value is held for the next
+    chain = "a0: &a0 {k: 0}\n" + "".join(f"a{i}: &a{i} {{<<: *a{i - 1}, k: {i}}}\n" for i in range(1, 3000))
+    (found,) = problems(chain)
+    assert found[0] == "PL003" and found[2] == f"merge keys '<<' merge more than {MAX_HELD:,} values in one file"
+    # twenty thousand sources that agree, and one that does not
+    many = "rows:\n  - <<: [" + ", ".join("{k: 1}" for _ in range(20000)) + ", {k: 2}]\n"
+    assert problems(many) == [("PL003", 2, "merge key '<<' merges two different values of 'k': which one "
+                                           "wins depends on the PyYAML release that reads the file")]
+    # a merge that doubles at every level: each value is held once
+    doubling = "a0: &a0 {k: 0, j: 1}\n" + "".join(f"a{i}: &a{i} {{<<: [*a{i - 1}, *a{i - 1}]}}\n" for i in range(1, 60))
+    assert problems(doubling) == []
