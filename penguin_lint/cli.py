@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import gc
 import os
-import re
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -228,7 +227,6 @@ def usage_message(e: "click.UsageError") -> str:
             text += f"; did you mean '{near[0]}'?"
         elif near:
             text += "; did you mean one of: " + ", ".join(f"'{p}'" for p in near) + "?"
-    text = re.sub(r"\.? \(Did you mean (.*)\)\.?$", r"; did you mean \1", text)
     if text[:1].isupper() and text[1:2].islower():
         text = text[0].lower() + text[1:]
     command = e.ctx.command_path if e.ctx is not None else "penguin-lint"

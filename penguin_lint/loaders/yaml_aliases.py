@@ -188,14 +188,13 @@ def _merge(refs: Refs, tree, conflicts: List[tuple]) -> None:
     held: Dict[int, Dict[Any, list]] = {}
     room = [MAX_HELD]  # values all the mappings' ``held`` may note together
 
-    def note(got: list, ids: set, v, kstart: int) -> None:
-        if id(v) not in ids:
+    def note(got: dict, v, kstart: int) -> None:
+        if id(v) not in got:
             room[0] -= 1
             if room[0] < 0:
                 raise _Refused("PL003", f"merge keys '<<' merge more than {MAX_HELD:,} values in one file",
                                kstart, kstart + 2, "write the values out, or merge fewer mappings")
-            ids.add(id(v))
-            got.append((v, kstart))
+            got[id(v)] = (v, kstart)
 
     def flatten(rec, active):
         mapping, node, sources = rec
@@ -208,8 +207,7 @@ def _merge(refs: Refs, tree, conflicts: List[tuple]) -> None:
         active.add(mid)
         pairs = []  # (key, value, node, origin)
         seen = set()
-        given: Dict[Any, list] = {}  # key -> [(value, key start of its '<<')], each value once
-        given_ids: Dict[Any, set] = {}
+        given: Dict[Any, dict] = {}  # key -> {id(value): (value, key start of its '<<')}, in order
         typed: Dict[Any, set] = {}  # key -> the types it is merged as (1, 1.0 and true are one key)
         for value, snode, alias, kstart, vstart in sources:
             if alias is not None:  # noted before it was expanded
@@ -242,20 +240,23 @@ def _merge(refs: Refs, tree, conflicts: List[tuple]) -> None:
                 for k, values in (inner_held.items() if inner_held is not None
                                   else ((k, (v,)) for k, v in item.items())):
                     typed.setdefault(k, set()).add(type(k))
-                    got, ids = given.setdefault(k, []), given_ids.setdefault(k, set())
+                    got = given.setdefault(k, {})
                     for v in values:
-                        note(got, ids, v, kstart)
+                        note(got, v, kstart)
         own = kids[mid]
         for k, v in mapping.items():
             if k != "<<":
                 pairs.append((k, v, own.get(k, -1) if own is not None else -1, mid))
         # which of 1 and true stays the key is the order of the pairs too, whatever the mapping sets
-        conflicts.extend((k, list(got) if len(typed[k]) == 1 else got + [(_UNLIKE, got[-1][1])])
-                         for k, got in given.items() if len(typed[k]) > 1 or (len(got) > 1 and k not in mapping))
+        for k, got in given.items():
+            if len(typed[k]) > 1:
+                conflicts.append((k, [*got.values(), (_UNLIKE, list(got.values())[-1][1])]))
+            elif len(got) > 1 and k not in mapping:
+                conflicts.append((k, list(got.values())))
         for k, v in mapping.items():
             if k != "<<":
-                note(given.setdefault(k, []), given_ids.setdefault(k, set()), v, -1)
-        held[mid] = {k: [v for v, _ in got] for k, got in given.items()}
+                note(given.setdefault(k, {}), v, -1)
+        held[mid] = {k: [v for v, _ in got.values()] for k, got in given.items()}
         merged: Dict[Any, Any] = {}
         where: Dict[Any, int] = {}
         written = {}
