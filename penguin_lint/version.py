@@ -1,34 +1,52 @@
-"""penguin-lint's version (cache records and SARIF reports name it), and the
-build that ``--version`` names: the commit it was installed from."""
+"""penguin-lint's version (cache records, the JSON and SARIF reports name it),
+and the build that ``--version`` names: the commit it runs from."""
 from __future__ import annotations
 
 import json
 import os
 import re
-import sys
 from typing import Optional
 
-__version__ = "0.1.0"
+#: the one place the version is written: pyproject.toml reads it (dynamic), and
+#: CHANGELOG.md's top entry, the docs' pins and the reports are held to it by tests
+__version__ = "0.5.0"
 
 _SHA = re.compile(r"[0-9a-f]{7,64}\Z")
 
 
 def build_version(dist=None) -> str:
-    """``0.1.0 (commit 3c05718ab1cd)`` when installed from git (``pip install
-    git+...@COMMIT``: PEP 610's direct_url.json records the commit), or in
-    editable mode from a git checkout; else ``0.1.0``. Read only when asked
-    (``--version``): a run never pays for it."""
-    found = installed_commit(dist)
+    """What ``--version`` names: ``0.5.0 (commit 3c05718ab1cd)`` when pip
+    installed this copy from git (``pip install git+...@REF``: PEP 610's
+    direct_url.json records the commit); ``0.5.0 (checkout, commit
+    3c05718ab1cd)`` when the code runs from a git checkout (an editable
+    install, or the source tree on the path): that checkout's HEAD, read from
+    its files (no git process: the checkout may be anyone's); else
+    ``0.5.0``. Read only when asked: a run never pays for it. ``dist`` (an
+    importlib.metadata distribution) is asked instead of the copy running."""
+    found = installed_commit(dist) if dist is not None else running_commit()
     if found is None:
         return __version__
-    commit, editable = found
-    return f"{__version__} ({'editable, ' if editable else ''}commit {commit[:12]})"
+    commit, checkout = found
+    return f"{__version__} ({'checkout, ' if checkout else ''}commit {commit[:12]})"
 
 
-def installed_commit(dist=None):
-    """(commit, editable) of the installed distribution, or None."""
+def running_commit(package: Optional[str] = None):
+    """(commit, from_checkout) of the copy of penguin-lint that runs, or None.
+    ``package``: the folder of the package (this one's by default)."""
+    package = package or os.path.dirname(os.path.abspath(__file__))
+    top = os.path.dirname(package)
+    if os.path.lexists(os.path.join(top, ".git")):
+        commit = git_head(top)
+        return (commit, True) if commit else None
+    return installed_commit(text=_direct_url(top))
+
+
+def installed_commit(dist=None, text: Optional[str] = None):
+    """(commit, from_checkout) that a distribution's direct_url.json names
+    (``dist``'s, or the ``text`` given), or None."""
     try:
-        text = dist.read_text("direct_url.json") if dist is not None else _direct_url()
+        if dist is not None:
+            text = dist.read_text("direct_url.json")
         info = json.loads(text) if text else None
     except Exception:  # no metadata, unreadable or malformed: the plain version
         return None
@@ -51,23 +69,23 @@ def installed_commit(dist=None):
     return None
 
 
-def _direct_url() -> Optional[str]:
-    """The installed distribution's direct_url.json, found as
-    importlib.metadata finds it (the first ``penguin_lint-*.dist-info`` on
-    sys.path) without importing it: --version stays as quick as a start."""
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for name in names:
-            low = name.lower()
-            if low.endswith(".dist-info") and low.startswith(("penguin_lint-", "penguin-lint-")):
-                try:
-                    with open(os.path.join(entry or ".", name, "direct_url.json"), encoding="utf-8") as f:
-                        return f.read(65536)
-                except OSError:
-                    return None  # that distribution is the one installed: it says nothing
+def _direct_url(site: str) -> Optional[str]:
+    """The direct_url.json of the distribution installed beside the package
+    (its ``penguin_lint-*.dist-info`` in the same folder), found without
+    importlib.metadata, which --version would pay for; never one of another
+    folder on the path (the current one may be anyone's)."""
+    try:
+        names = os.listdir(site)
+    except OSError:
+        return None
+    for name in names:
+        low = name.lower()
+        if low.endswith(".dist-info") and low.startswith(("penguin_lint-", "penguin-lint-")):
+            try:
+                with open(os.path.join(site, name, "direct_url.json"), encoding="utf-8") as f:
+                    return f.read(65536)
+            except OSError:
+                return None  # installed from an index or a wheel: it says nothing
     return None
 
 
