@@ -17,9 +17,11 @@ def uri_of(path: Path) -> str:
 
 
 class LspClient:
-    def __init__(self, cwd: Path, timeout: float = 30.0, env: Optional[Dict[str, str]] = None):
+    def __init__(self, cwd: Path, timeout: float = 30.0, env: Optional[Dict[str, str]] = None,
+                 python: str = sys.executable):
         self.timeout = timeout
-        self.proc = subprocess.Popen([sys.executable, "-m", "penguin_lint", "lsp"], cwd=str(cwd), env=env,
+        # python: the interpreter whose penguin-lint serves (another install's, for the release check)
+        self.proc = subprocess.Popen([python, "-m", "penguin_lint", "lsp"], cwd=str(cwd), env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self._next_id = 0
         self._messages: "queue.Queue[Optional[dict]]" = queue.Queue()

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from penguin_lint.findings import ERROR, Finding
+from penguin_lint.version import __version__
 
 
 @dataclass
@@ -85,8 +86,8 @@ class Result:
         return sum(1 for f in self.findings if f.severity != ERROR)
 
     def to_dict(self) -> dict:
-        """The report of ``--format json``: ``{"version": 1, "findings": [...],
-        "summary": {...}}`` (and ``suppressions_added`` in pull-request runs)."""
+        """The report of ``--format json``: ``{"version": 1, "tool": {...},
+        "findings": [...], "summary": {...}}`` (and ``suppressions_added`` in pull-request runs)."""
         summary = {"files": self.files, "errors": self.errors, "warnings": self.warnings}
         if self.dependents:
             summary["dependents"] = self.dependents
@@ -96,7 +97,8 @@ class Result:
             summary["hidden"] = self.hidden
             summary["no_changes"] = self.no_changes
         doc = {
-            "version": 1,
+            "version": 1,  # the report's format; the tool's own version is below
+            "tool": {"name": "penguin-lint", "version": __version__},
             "findings": [f.to_dict() for f in self.findings],
             "summary": summary,
         }

@@ -1,4 +1,5 @@
-"""The spec's JSON: ``{"version": 1, "findings": [...], "summary": {...}}``."""
+"""The spec's JSON: ``{"version": 1, "tool": {"name": "penguin-lint", "version":
+"0.5.0"}, "findings": [...], "summary": {...}}``; ``version`` is the format's."""
 from __future__ import annotations
 
 import json

@@ -25,6 +25,7 @@ from penguin_lint.core.config import parse_config
 from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.rules import rule_codes
 from penguin_lint.address import PROJECT_URL
+from penguin_lint.version import __version__
 from tests.conftest import lint
 from tests.pr.test_blame import EXP1, commit, debt, edit, meta  # noqa: F401  (debt is a fixture)
 from tests.gate.test_gate_suppressions import SUMMARY, WRONG_MEAN, change, pr  # noqa: F401  (pr is a fixture)
@@ -101,6 +102,8 @@ OTHER_COMMANDS = {
     "pip install .": "test_the_install_commands_name_what_exists",
     ".venv/bin/pip install -q '.[test]'": "test_the_install_commands_name_what_exists",
     f"pip install 'git+{PROJECT_URL}@<commit-sha>'": "test_the_install_commands_name_what_exists",
+    f"pip install 'git+{PROJECT_URL}@v{__version__}'": "tests/package/test_release.py (the pin is this release)",
+    f"pip install penguin_lint-{__version__}-py3-none-any.whl": ".ci/release-check (the wheel installed alone)",
     ".venv/bin/python -m pytest -q -n auto": "this suite",
     "pip install pre-commit": "tests/integration/test_precommit.py",
     "pre-commit install": "tests/integration/test_precommit.py",
@@ -405,6 +408,7 @@ OTHER_OPTIONS = {
     "--freeze": "pre-commit autoupdate", "--hook-stage": "pre-commit run", "--batch": "git cat-file",
     "--unshallow": "git fetch", "--porcelain": "git status", "--events": "benchmarks/parse_floor.py",
     "--ours": "benchmarks/parse_floor.py", "--cached": "git diff-index",
+    "--prefix": "npm",
 }
 
 

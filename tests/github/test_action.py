@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from penguin_lint.github import summary as step_summary
+from penguin_lint.version import __version__
 from tests import installed
 from tests.actionstep import ACTION, PROJECT, REPOSITORY, SERVER, Runner, step
 from tests.conftest import VALID, write_repo
@@ -453,7 +454,7 @@ def test_readme_workflow_is_safe_for_forks_and_pinned():
         assert re.fullmatch(r"actions/checkout@[0-9a-f]{40}", checkout["uses"])
         assert checkout["with"] == {"fetch-depth": 0, "persist-credentials": False}
         ours = [s["uses"] for s in job["steps"] if "penguin-lint" in s.get("uses", "")]
-        assert ours == ["<owner>/penguin-lint@<commit-sha>"]  # a commit, filled in as Install says
+        assert ours == [f"<owner>/penguin-lint@v{__version__}"]  # this release, <owner> filled in as Install says
     upload = scan_job["steps"][-1]
     assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
     assert upload["with"]["sarif_file"] == "${{ steps.lint.outputs.sarif }}"

@@ -18,6 +18,7 @@ import yaml
 
 pytest.importorskip("pre_commit")
 
+from penguin_lint.version import __version__  # noqa: E402
 from tests.conftest import VALID, write_repo  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -57,6 +58,8 @@ def hook_repo(tmp_path_factory, env):
     run(dest, "git", "init", "-q", "-b", "main", env=env)
     run(dest, "git", "add", "-A", env=env)
     run(dest, "git", "commit", "-q", "-m", "hooks", env=env)
+    # released as the docs pin it: the tag of this version
+    run(dest, "git", "tag", "-a", f"v{__version__}", "-m", f"penguin-lint {__version__}", env=env)
     sha = run(dest, "git", "rev-parse", "HEAD", env=env).stdout.strip()
     return dest, sha
 
@@ -75,10 +78,10 @@ def readme_config() -> str:
     return found[0]
 
 
-def test_readme_snippet_pins_a_commit_and_says_where_the_url_goes():
+def test_readme_snippet_pins_the_release_and_says_where_the_url_goes():
     config = yaml.safe_load(readme_config())
     (repo,) = config["repos"]
-    assert repo["repo"] == README_URL and repo["rev"] == "<commit-sha>"
+    assert repo["repo"] == README_URL and repo["rev"] == f"v{__version__}"
     assert [h["id"] for h in repo["hooks"]] == ["penguin-lint", "penguin-lint-fix", "penguin-lint-all"]
     for page in ("README.md", "docs/pre-commit.md"):
         readme = (PROJECT / page).read_text(encoding="utf-8")
@@ -87,10 +90,10 @@ def test_readme_snippet_pins_a_commit_and_says_where_the_url_goes():
 
 @pytest.fixture
 def target(tmp_path, hook_repo, env):
-    path, sha = hook_repo
-    # The README's snippet, with this checkout's copy as the repository and its commit as rev.
-    config = readme_config().replace(README_URL, str(path)).replace("<commit-sha>", sha)
-    assert yaml.safe_load(config)["repos"][0]["rev"] == sha
+    path, _ = hook_repo
+    # The README's snippet, with this checkout's copy (tagged as released) as the repository.
+    config = readme_config().replace(README_URL, str(path))
+    assert yaml.safe_load(config)["repos"][0]["rev"] == f"v{__version__}"
     root = write_repo(tmp_path / "bench repo", {"README.md": "# benchmarks\n"}, VALID)
     (root / ".pre-commit-config.yaml").write_text(config)
     run(root, "git", "init", "-q", "-b", "main", env=env)
@@ -158,8 +161,8 @@ def test_manual_hook_lints_the_whole_repository(target, env):
 
 
 def test_benchmarks_in_a_folder_of_the_repository(tmp_path, hook_repo, env):
-    path, sha = hook_repo
-    config = readme_config().replace(README_URL, str(path)).replace("<commit-sha>", sha)
+    path, _ = hook_repo
+    config = readme_config().replace(README_URL, str(path))
     top = tmp_path / "mono repo"
     write_repo(top / "bench", {}, VALID)
     (top / ".pre-commit-config.yaml").write_text(config)
@@ -207,3 +210,24 @@ def test_old_errors_elsewhere_do_not_block_a_commit_that_breaks_nothing(target, 
     proc = run(target, sys.executable, "-m", "pre_commit", "run", "--hook-stage", "manual", "penguin-lint-all",
                env=env, check=False)
     assert proc.returncode == 1 and f"{attempt}:3:13: PL304" in proc.stdout, proc.stdout
+
+
+def test_autoupdate_moves_the_pin_to_the_newest_release(tmp_path, hook_repo, env):
+    # docs/pre-commit.md: `pre-commit autoupdate` moves rev: to the newest tag, `--freeze` to
+    # its commit with the tag beside it
+    path, sha = hook_repo
+    root = tmp_path / "bench"
+    root.mkdir()
+    old = readme_config().replace(README_URL, str(path)).replace(f"rev: v{__version__}", "rev: v0.4.0")
+    (root / ".pre-commit-config.yaml").write_text(old)
+    run(root, "git", "init", "-q", "-b", "main", env=env)
+    run(root, sys.executable, "-m", "pre_commit", "autoupdate", env=env)
+    config = (root / ".pre-commit-config.yaml").read_text()
+    assert yaml.safe_load(config)["repos"][0]["rev"] == f"v{__version__}"
+    assert config == old.replace("rev: v0.4.0", f"rev: v{__version__}")
+    run(root, sys.executable, "-m", "pre_commit", "autoupdate", "--freeze", env=env)
+    frozen = (root / ".pre-commit-config.yaml").read_text()
+    # the id `git rev-parse` gives the tag (an annotated tag's own object, which names the commit)
+    tag = run(path, "git", "rev-parse", f"v{__version__}", env=env).stdout.strip()
+    assert run(path, "git", "rev-parse", f"{tag}^{{commit}}", env=env).stdout.strip() == sha
+    assert f"rev: {tag}  # frozen: v{__version__}" in frozen
