@@ -19,6 +19,10 @@ from penguin_lint.reporters.wording import NEW_ONLY_HINT, files_checked, has_old
 from penguin_lint.rules import get_rule
 from penguin_lint.rules.docs import rule_url
 from penguin_lint.output.markdown import md
+from penguin_lint.version import __version__
+
+#: the summary's heading names the release that ran (the Action installs from its own tag)
+HEAD = f"## penguin-lint {__version__}\n\n"
 
 #: GitHub's cap is 1 MiB per step; stay a little under it.
 LIMIT = 1_000_000
@@ -74,7 +78,7 @@ def render(result, findings, blob_base: Optional[str] = None,
     or None for no links."""
     e, w = result.errors, result.warnings
     files = md(files_checked(result), cell=False)
-    head = "## penguin-lint\n\n"
+    head = HEAD
     if no_changes(result):
         return head + md(no_changes(result), cell=False) + "\n\n"
     added = _added_section(result, blob_base, budget // 4)
@@ -169,5 +173,5 @@ def _consent_note(added) -> str:
 def render_failure(message: str, fix: str) -> str:
     """The summary of a run in which the linter could not run; ``fix`` is
     Markdown written by penguin-lint itself, ``message`` is escaped."""
-    return (f"## penguin-lint\n\n:x: **penguin-lint could not run:** {md(message, cell=False)}\n\n"
+    return (f"{HEAD}:x: **penguin-lint could not run:** {md(message, cell=False)}\n\n"
             f"**Fix:** {fix}\n\n")

@@ -255,7 +255,7 @@ def test_a_shallow_clone_says_what_to_fix(tmp_path, base_fetched):
     assert "Traceback" not in run.stderr
     # the outputs are written, and are not a count of zero
     assert run.outputs == {"errors": "", "warnings": "", "sarif": "", "status": "error"}
-    assert run.summary.startswith("## penguin-lint\n\n:x: **penguin-lint could not run:**")
+    assert run.summary.startswith(f"## penguin-lint {__version__}\n\n:x: **penguin-lint could not run:**")
     assert "shallow" in run.summary and "`fetch-depth: 0`" in run.summary
     (cmd,) = run.commands()
     assert cmd.startswith("::error title=penguin-lint::") and "shallow" in cmd

@@ -14,6 +14,7 @@ import yaml
 
 from penguin_lint.engine.runner import Result
 from penguin_lint.findings import Finding
+from penguin_lint.version import __version__
 from penguin_lint.github import environment as github_run
 from penguin_lint.github import annotations as github_reporter, summary as step_summary
 from penguin_lint.reporters import sarif_reporter
@@ -111,7 +112,7 @@ def test_review_order_spends_the_ten_annotations_on_what_can_be_acted_on(tmp_pat
     assert len(log_lines(text)) == len(findings)
     assert text.rstrip().endswith("penguin-lint: 17 errors, 12 warnings (40 files checked)")
     md = summary.read_text()
-    assert md.startswith("## penguin-lint\n\n**17 errors, 12 warnings** (40 files checked)")
+    assert md.startswith(f"## penguin-lint {__version__}\n\n**17 errors, 12 warnings** (40 files checked)")
     headings = re.findall(r"^### (.*)$", md, re.M)
     # files in review order: lines in touched files (errors, then warnings), ...
     assert headings[:2] == ["t.yaml", "w0.yaml"] and headings[13:15] == ["big.yaml", "lb.yaml"]
@@ -126,7 +127,7 @@ def test_one_file_and_a_clean_run_read_right(tmp_path):
     out = io.StringIO()
     github_reporter.report(Result([], 3), out, summary_path=str(summary))
     assert out.getvalue() == "penguin-lint: 0 errors, 0 warnings (3 files checked)\n"
-    assert summary.read_text() == "## penguin-lint\n\nAll checks passed (3 files checked).\n\n"
+    assert summary.read_text() == f"## penguin-lint {__version__}\n\nAll checks passed (3 files checked).\n\n"
 
 
 def test_summary_escapes_and_links(tmp_path):
