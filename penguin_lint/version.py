@@ -118,10 +118,11 @@ def git_head(folder: str) -> Optional[str]:
                     value = f.read(4096).strip()
                 return value if _SHA.match(value) else None
         with open(os.path.join(common, "packed-refs"), encoding="utf-8") as f:
-            for line in f:
-                sha, _, name = line.strip().partition(" ")
-                if name == ref and _SHA.match(sha):
-                    return sha
+            packed = f.read(1 << 22)  # bounded: a checkout of many tags is well below 4 MiB
+        for line in packed.splitlines():
+            sha, _, name = line.strip().partition(" ")
+            if name == ref and _SHA.match(sha):
+                return sha
     except (OSError, UnicodeDecodeError, ValueError):
         return None
     return None
