@@ -43,7 +43,9 @@ def _line_text(repo, f: Finding, lines_of: Dict[str, Optional[List[bytes]]]) -> 
         return ""
     if path not in lines_of:
         raw = repo.read_bytes(path) if repo.is_file(path) else None
-        lines_of[path] = raw.splitlines() if raw is not None else None
+        # lines as findings count them: ended by LF only (a lone CR, NEL or
+        # U+2028 is a character of its line, as in loaders/positions.py)
+        lines_of[path] = raw.split(b"\n") if raw is not None else None
     lines = lines_of[path]
     if lines is None or not 1 <= line <= len(lines):
         return ""
