@@ -284,16 +284,20 @@ class Scope:
     def added_suppressions(self, path: str, directives, content_id: Optional[str] = None
                            ) -> Dict[Tuple[int, int], frozenset]:
         """(line, column) of each directive of ``path`` -> the codes the base
-        does not have at the same place (the file followed back through a
-        rename; a directive's kind and codes, not its line). ``content_id``:
-        the blob id of the bytes ``directives`` were read from; the same blob
-        in the base adds nothing, and is not parsed."""
+        does not have at the same place (a directive's kind and codes, not its
+        line). ``content_id``: the blob id of the bytes ``directives`` were
+        read from; the same blob in the base (at the path, or the one it was
+        renamed from) adds nothing, and is not parsed. A file renamed with its
+        content changed is new to the board: every directive it holds is
+        added (a base suppression is the base's only in that file)."""
         from penguin_lint.suppressions import added_codes
 
         base = self.base
         base_path = self.change.base_path(path)
         if content_id is not None and base_path and content_id == base.repo.blob_id(base_path):
             return {}
+        if base_path != path:
+            return added_codes(directives, ())
         doc = base.repo.load(base_path) if base_path and base.repo.is_file(base_path) else None
         return added_codes(directives, doc.directives if doc is not None else ())
 
