@@ -153,13 +153,19 @@ class Scope:
         self.focus = focus
         # folders given on the command line: everything below them is touched
         self.folders = [d for d in folders]
-        self.hidden = 0  # older findings in touched files that --new-only left out
+        #: older findings in touched files that --new-only left out (the
+        #: engine counts those a report would have shown: engine.runner)
+        self.held: List[Finding] = []
         #: subject path -> the changed paths that made it checked (a
         #: leaderboard -> the meta_info.yaml whose change re-checks it)
         self.causes: Dict[str, Set[str]] = {}
         self._fp = Fingerprints()
         self._base_prints: Dict[tuple, Dict[tuple, List[Finding]]] = {}
         self._inputs = SameInputs()
+
+    @property
+    def hidden(self) -> int:
+        return len(self.held)
 
     def touches(self, path: str) -> bool:
         ch = self.change
@@ -275,7 +281,7 @@ class Scope:
                 # the verdict, recorded for the reports ("already in main")
                 f.new = not old[i]
                 if old[i] and touched_at[i] and self.new_only:
-                    self.hidden += 1
+                    self.held.append(f)
         # old findings are reported in touched files (the contributor has
         # them open) unless --new-only; elsewhere never
         return [f for i, f in enumerate(findings)

@@ -97,22 +97,35 @@ def parse(raw: bytes, name: str) -> Counter:
     return out
 
 
-def apply(result, entries: Counter, repo) -> None:
+def apply(result, entries: Counter, repo, within=None) -> None:
     """Take the findings ``entries`` record out of ``result``, up to each
     entry's count, in report order; count them (``result.baselined``) and
-    what the baseline records (``result.baseline_entries``)."""
+    what the baseline records (``result.baseline_entries``).
+
+    The findings --new-only held back (``result.held``) are matched too, as
+    the report without it would be: one the baseline records is baselined,
+    not hidden. ``within`` (a test of a path): the paths whose every finding
+    the run reports; their entries left unmatched are stale. None: the run
+    cannot tell (a path run, the hook), and says nothing of stale entries."""
+    held = list(result.held)
+    pool = result.findings
+    if held:
+        pool = sorted(pool + held, key=Finding.sort_key)
     left = Counter(entries)
-    kept: List[Finding] = []
-    baselined = 0
-    for f, k in zip(result.findings, keys(result.findings, repo)):
+    matched = set()
+    for f, k in zip(pool, keys(pool, repo)):
         if left[k] > 0:
             left[k] -= 1
-            baselined += 1
-        else:
-            kept.append(f)
-    result.findings = kept
-    result.baselined = baselined
+            matched.add(id(f))
+    result.findings = [f for f in result.findings if id(f) not in matched]
+    if held:
+        result.held = [f for f in held if id(f) not in matched]
+        result.hidden = len(result.held)
+    result.baselined = len(matched)
     result.baseline_entries = sum(entries.values())
+    if within is not None:
+        recorded = sum(n for k, n in entries.items() if within(k[1]))
+        result.baseline_within = (recorded, recorded - sum(n for k, n in left.items() if within(k[1])))
 
 
 def _folder(root: Path, rel: str, verb: str) -> Tuple[Optional[int], str]:
@@ -203,12 +216,13 @@ def read_tree(tree, rel: str, root: Path = Path(".")) -> Optional[bytes]:
     return BaseRepository(tree, root, Config(size_limit=MAX_BASELINE_BYTES)).read_bytes(rel)
 
 
-def judge(result, repo, root: Path, rel: str, base: Optional[bytes], own: bool):
+def judge(result, repo, root: Path, rel: str, base: Optional[bytes], own: bool, within=None):
     """Apply the baseline ``base`` (the base's, in a pull request) to
-    ``result``; the PL502 finding to add when the working tree's file
-    differs from it (``own``: the run uses the working tree's, nothing to say)."""
+    ``result`` (``within``: as :func:`apply`); the PL502 finding to add when
+    the working tree's file differs from it (``own``: the run uses the
+    working tree's, nothing to say)."""
     if base is not None:
-        apply(result, parse(base, rel), repo)
+        apply(result, parse(base, rel), repo, within)
     return None if own or read_worktree(root, rel) == base else rel
 
 
