@@ -66,6 +66,13 @@ class FsWatch:
         def wrapper(*args, **kwargs):
             path = args[0] if args else kwargs.get("path", kwargs.get("file", "."))
             flags = args[1] if name == "open" and len(args) > 1 else kwargs.get("flags", 0)
+            dir_fd = kwargs.get("dir_fd")
+            if dir_fd is not None and isinstance(path, (str, bytes)) and not os.path.isabs(path):
+                # relative to a folder the process holds open: where that folder is
+                try:
+                    path = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), os.fsdecode(path))
+                except OSError:
+                    pass
             self.calls.append((name, path, flags if isinstance(flags, int) else 0))
             return orig(*args, **kwargs)
         return wrapper

@@ -173,6 +173,8 @@ class _Part:
     baseline: Optional[int] = None
     #: a part of a diff run (--diff-base --shard): what it compared with, and the summary's own keys
     diff: Optional[dict] = None
+    #: a part of a diff run with a baseline: (entries of the touched files, those it matched)
+    baseline_within: Optional[Tuple[int, int]] = None
 
 
 def _part(doc: dict, where: str) -> _Part:
@@ -231,12 +233,17 @@ def _part(doc: dict, where: str) -> _Part:
     baseline = stamp.get("baseline")
     if not _int(baseline, nullable=True):
         raise MergeError(f"{where}: its shard's 'baseline' is not a count")
+    within = stamp.get("baseline_within")
+    if within is not None and not (isinstance(within, list) and len(within) == 2
+                                   and all(_int(n) for n in within) and within[1] <= within[0]):
+        raise MergeError(f"{where}: its shard's 'baseline_within' is not two counts")
     fixes = {tuple(x[:4]): x[4] for x in fixable}
     for f in parsed:
         f.fix = fixes.get((f.path, f.line, f.column, f.code))
     return _Part(where, index, count, stamp.get("commit"), stamp["settings"], stamp["plan"], stamp["prefix"],
                  missing, parsed, counts["files"], counts["omitted"], counts["suppressed"],
-                 [_added(a, where) for a in added], counts["baselined"], baseline, diff)
+                 [_added(a, where) for a in added], counts["baselined"], baseline, diff,
+                 tuple(within) if within is not None else None)
 
 
 def _diff_part(stamp: dict, summary: dict, where: str) -> Optional[dict]:
@@ -304,7 +311,7 @@ def merge(docs: Sequence[Tuple[str, dict]]) -> Merged:
             # same commit, other units: the jobs' work trees differed
             raise MergeError(f"{first.path} and {p.path} split the repository differently (their work "
                              f"trees differed: files that are not committed?)")
-        if p.baseline != first.baseline:
+        if p.baseline != first.baseline or (p.baseline_within or (None,))[0] != (first.baseline_within or (None,))[0]:
             raise MergeError(f"{first.path} and {p.path} were run with different baselines")
         if p.prefix != first.prefix:
             raise MergeError(f"{first.path} and {p.path} linted different folders of the repository")
@@ -357,6 +364,11 @@ def _join(parts: List[_Part]) -> Result:
     result.baseline_entries = parts[0].baseline
     if result.baseline_entries is not None:
         result.baselined = sum(p.baselined for p in parts)
+        if parts[0].diff is None:  # --all: every entry is matched in one part or stale
+            result.baseline_within = (result.baseline_entries, result.baselined)
+        elif all(p.baseline_within is not None for p in parts):
+            # a diff run: entries of the touched files, matched across the parts
+            result.baseline_within = (parts[0].baseline_within[0], sum(p.baseline_within[1] for p in parts))
     return result
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from penguin_lint.findings import ERROR, Finding
 from penguin_lint.version import __version__
@@ -22,8 +22,12 @@ class Result:
     #: deleted); None for --all. Reporters use it to order what a reviewer
     #: sees first (findings in touched files before dependents).
     touched: Optional[frozenset] = None
-    #: older findings in touched files that --new-only left out
+    #: older findings in touched files that --new-only left out, and would
+    #: have been reported without it (``held``, once ignores, duplicates
+    #: and the baseline had their say)
     hidden: int = 0
+    #: those findings themselves, until the baseline is applied
+    held: List[Finding] = field(default_factory=list, compare=False, repr=False)
     #: what a pull-request run compared with: "origin/main (3f2a1c9)"; None otherwise
     compared_with: Optional[str] = None
     #: files parsed from the base to tell old findings from new
@@ -41,6 +45,10 @@ class Result:
     baselined: int = 0
     #: how many findings the baseline records (None: no baseline)
     baseline_entries: Optional[int] = None
+    #: (entries of the paths whose every finding the run reports, how many of
+    #: them it matched): what ``baseline_stale`` is told from; None where the
+    #: run cannot tell (a path run, the hook), and the key is left out
+    baseline_within: Optional[Tuple[int, int]] = None
     #: the baseline file --write-baseline wrote, relative to the root
     baseline_written: Optional[str] = None
     #: findings --fix repaired before this result was made (None: no --fix)
@@ -74,8 +82,9 @@ class Result:
     @property
     def baseline_stale(self) -> int:
         """Findings the baseline records that no longer occur (writing it
-        again removes them)."""
-        return max(0, (self.baseline_entries or 0) - self.baselined)
+        again removes them), among the paths the run reports whole."""
+        within = self.baseline_within
+        return max(0, within[0] - within[1]) if within is not None else 0
 
     @property
     def errors(self) -> int:
@@ -114,7 +123,8 @@ class Result:
         summary["suppressed"] = self.suppressed
         if self.baseline_entries is not None:
             summary["baselined"] = self.baselined
-            if self.shard is None:  # a shard sees part of the findings: merge counts these
+            if self.shard is None and self.baseline_within is not None:
+                # a shard sees part of the findings: merge counts these
                 summary["baseline_stale"] = self.baseline_stale
         if self.fixed is not None:
             summary["fixed"] = self.fixed

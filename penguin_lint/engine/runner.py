@@ -502,7 +502,8 @@ class Engine:
         result.touched = frozenset(change.paths)
         result.unchecked = unchecked
         result.dependents = dependent_files
-        result.hidden = scope.hidden
+        result.held = self._unshown(scope.held, result.findings)
+        result.hidden = len(result.held)
         result.base_loads = scope.base.repo.loads if scope.base is not None else 0
         if plan is not None:
             result.shard = {"plan": plan}
@@ -513,6 +514,21 @@ class Engine:
         self.ctx.forget(unit + "/")
         self.ctx.forget(unit)
         scope.forget()
+
+    def _unshown(self, held: List[Finding], shown: List[Finding]) -> List[Finding]:
+        """Of the findings --new-only held back, those a report would have
+        shown: per-file ignores and duplicates (of each other, or of a
+        shown one: two subjects can find the same) count for nothing."""
+        seen = {(f.path, f.line, f.column, f.code, f.message) for f in shown}
+        out = []
+        for f in held:
+            ign = self.config.ignored_for(f.path)
+            key = (f.path, f.line, f.column, f.code, f.message)
+            if (ign and matches_any(f.code, ign)) or key in seen:
+                continue
+            seen.add(key)
+            out.append(f)
+        return out
 
     def _finish(self, findings: List[Finding], files: int, report_unused=None,
                 more=None) -> Result:

@@ -153,13 +153,19 @@ class Scope:
         self.focus = focus
         # folders given on the command line: everything below them is touched
         self.folders = [d for d in folders]
-        self.hidden = 0  # older findings in touched files that --new-only left out
+        #: older findings in touched files that --new-only left out (the
+        #: engine counts those a report would have shown: engine.runner)
+        self.held: List[Finding] = []
         #: subject path -> the changed paths that made it checked (a
         #: leaderboard -> the meta_info.yaml whose change re-checks it)
         self.causes: Dict[str, Set[str]] = {}
         self._fp = Fingerprints()
         self._base_prints: Dict[tuple, Dict[tuple, List[Finding]]] = {}
         self._inputs = SameInputs()
+
+    @property
+    def hidden(self) -> int:
+        return len(self.held)
 
     def touches(self, path: str) -> bool:
         ch = self.change
@@ -275,7 +281,7 @@ class Scope:
                 # the verdict, recorded for the reports ("already in main")
                 f.new = not old[i]
                 if old[i] and touched_at[i] and self.new_only:
-                    self.hidden += 1
+                    self.held.append(f)
         # old findings are reported in touched files (the contributor has
         # them open) unless --new-only; elsewhere never
         return [f for i, f in enumerate(findings)
@@ -284,16 +290,20 @@ class Scope:
     def added_suppressions(self, path: str, directives, content_id: Optional[str] = None
                            ) -> Dict[Tuple[int, int], frozenset]:
         """(line, column) of each directive of ``path`` -> the codes the base
-        does not have at the same place (the file followed back through a
-        rename; a directive's kind and codes, not its line). ``content_id``:
-        the blob id of the bytes ``directives`` were read from; the same blob
-        in the base adds nothing, and is not parsed."""
+        does not have at the same place (a directive's kind and codes, not its
+        line). ``content_id``: the blob id of the bytes ``directives`` were
+        read from; the same blob in the base (at the path, or the one it was
+        renamed from) adds nothing, and is not parsed. A file renamed with its
+        content changed is new to the board: every directive it holds is
+        added (a base suppression is the base's only in that file)."""
         from penguin_lint.suppressions import added_codes
 
         base = self.base
         base_path = self.change.base_path(path)
         if content_id is not None and base_path and content_id == base.repo.blob_id(base_path):
             return {}
+        if base_path != path:
+            return added_codes(directives, ())
         doc = base.repo.load(base_path) if base_path and base.repo.is_file(base_path) else None
         return added_codes(directives, doc.directives if doc is not None else ())
 

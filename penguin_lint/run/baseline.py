@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections import Counter
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
@@ -42,7 +43,9 @@ def _line_text(repo, f: Finding, lines_of: Dict[str, Optional[List[bytes]]]) -> 
         return ""
     if path not in lines_of:
         raw = repo.read_bytes(path) if repo.is_file(path) else None
-        lines_of[path] = raw.splitlines() if raw is not None else None
+        # lines as findings count them: ended by LF only (a lone CR, NEL or
+        # U+2028 is a character of its line, as in loaders/positions.py)
+        lines_of[path] = raw.split(b"\n") if raw is not None else None
     lines = lines_of[path]
     if lines is None or not 1 <= line <= len(lines):
         return ""
@@ -94,38 +97,98 @@ def parse(raw: bytes, name: str) -> Counter:
     return out
 
 
-def apply(result, entries: Counter, repo) -> None:
+def apply(result, entries: Counter, repo, within=None) -> None:
     """Take the findings ``entries`` record out of ``result``, up to each
     entry's count, in report order; count them (``result.baselined``) and
-    what the baseline records (``result.baseline_entries``)."""
+    what the baseline records (``result.baseline_entries``).
+
+    The findings --new-only held back (``result.held``) are matched too, as
+    the report without it would be: one the baseline records is baselined,
+    not hidden. ``within`` (a test of a path): the paths whose every finding
+    the run reports; their entries left unmatched are stale. None: the run
+    cannot tell (a path run, the hook), and says nothing of stale entries."""
+    held = list(result.held)
+    pool = result.findings
+    if held:
+        pool = sorted(pool + held, key=Finding.sort_key)
     left = Counter(entries)
-    kept: List[Finding] = []
-    baselined = 0
-    for f, k in zip(result.findings, keys(result.findings, repo)):
+    matched = set()
+    for f, k in zip(pool, keys(pool, repo)):
         if left[k] > 0:
             left[k] -= 1
-            baselined += 1
-        else:
-            kept.append(f)
-    result.findings = kept
-    result.baselined = baselined
+            matched.add(id(f))
+    result.findings = [f for f in result.findings if id(f) not in matched]
+    if held:
+        result.held = [f for f in held if id(f) not in matched]
+        result.hidden = len(result.held)
+    result.baselined = len(matched)
     result.baseline_entries = sum(entries.values())
+    if within is not None:
+        recorded = sum(n for k, n in entries.items() if within(k[1]))
+        result.baseline_within = (recorded, recorded - sum(n for k, n in left.items() if within(k[1])))
+
+
+def _folder(root: Path, rel: str, verb: str) -> Tuple[Optional[int], str]:
+    """(a descriptor of the folder ``rel`` lies in, the file's name), the
+    folders opened one by one from the root without following a link, as
+    every other writer refuses one on the way (a committed link would lead
+    outside the repository or into ``.git``); (None, name) when a folder is
+    missing. Links and ``.git`` are one error line."""
+    from penguin_lint.core.repo import _plain_rel
+
+    parts = rel.split("/")
+    if not _plain_rel(rel) or ".git" in parts:
+        raise PenguinLintError(f"{rel}: not a file path inside the repository; the baseline is not {verb}")
+    nofollow = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(str(root), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as e:
+        raise PenguinLintError(f"{rel}: the baseline is not {verb}: {e.strerror}") from None
+    for seg in parts[:-1]:
+        try:
+            st = os.stat(seg, dir_fd=fd, follow_symlinks=False)
+            if stat.S_ISLNK(st.st_mode):
+                raise PenguinLintError(f"{rel}: a folder on the way is a symbolic link; "
+                                       f"the baseline is not {verb} through it")
+            nxt = os.open(seg, nofollow, dir_fd=fd) if stat.S_ISDIR(st.st_mode) else None
+        except FileNotFoundError:
+            nxt = None
+        except OSError as e:
+            os.close(fd)
+            raise PenguinLintError(f"{rel}: the baseline is not {verb}: {e.strerror}") from None
+        except PenguinLintError:
+            os.close(fd)
+            raise
+        os.close(fd)
+        if nxt is None:
+            return None, parts[-1]
+        fd = nxt
+    return fd, parts[-1]
 
 
 def read_worktree(root: Path, rel: str) -> Optional[bytes]:
     """The working tree's baseline file (None: there is none); never
-    through a link, never more than one byte past the bound."""
-    path = os.path.join(str(root), rel)
-    if os.path.islink(path):
-        raise PenguinLintError(f"{rel}: is a symbolic link; a baseline is a file in the repository")
-    if not os.path.isfile(path):
+    through a link (at the file or on the way), never more than one byte
+    past the bound."""
+    fd, name = _folder(root, rel, "read")
+    if fd is None:
         return None
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as fh:
-            return fh.read(MAX_BASELINE_BYTES + 1)
+        try:
+            st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+        if stat.S_ISLNK(st.st_mode):
+            raise PenguinLintError(f"{rel}: is a symbolic link; a baseline is a file in the repository")
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        fh = os.open(name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), dir_fd=fd)
+        with os.fdopen(fh, "rb") as f:
+            return f.read(MAX_BASELINE_BYTES + 1)
     except OSError as e:
         raise PenguinLintError(f"{rel}: cannot be read: {e.strerror}") from None
+    finally:
+        os.close(fd)
 
 
 def read_at(root: Path, ref: str, rel: str) -> Optional[bytes]:
@@ -153,34 +216,41 @@ def read_tree(tree, rel: str, root: Path = Path(".")) -> Optional[bytes]:
     return BaseRepository(tree, root, Config(size_limit=MAX_BASELINE_BYTES)).read_bytes(rel)
 
 
-def judge(result, repo, root: Path, rel: str, base: Optional[bytes], own: bool):
+def judge(result, repo, root: Path, rel: str, base: Optional[bytes], own: bool, within=None):
     """Apply the baseline ``base`` (the base's, in a pull request) to
-    ``result``; the PL502 finding to add when the working tree's file
-    differs from it (``own``: the run uses the working tree's, nothing to say)."""
+    ``result`` (``within``: as :func:`apply`); the PL502 finding to add when
+    the working tree's file differs from it (``own``: the run uses the
+    working tree's, nothing to say)."""
     if base is not None:
-        apply(result, parse(base, rel), repo)
+        apply(result, parse(base, rel), repo, within)
     return None if own or read_worktree(root, rel) == base else rel
 
 
 def write(root: Path, rel: str, raw: bytes) -> None:
-    """Write the baseline file: a new file renamed over the old one, never
-    through a link."""
-    path = os.path.join(str(root), rel)
-    folder = os.path.dirname(path)
-    if os.path.islink(path) or not os.path.isdir(folder) or os.path.islink(folder):
-        raise PenguinLintError(f"cannot write the baseline {rel}: its folder is missing or it is a link")
-    tmp = f"{path}.{os.getpid()}.tmp"
+    """Write the baseline file: a new file renamed over the old one, in
+    the folder reached without following a link (:func:`_folder`)."""
+    fd, name = _folder(root, rel, "written")
+    if fd is None:
+        raise PenguinLintError(f"cannot write the baseline {rel}: its folder is missing")
+    tmp = f"{name}.{os.getpid()}.tmp"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        with os.fdopen(fd, "wb") as fh:
+        try:
+            if stat.S_ISLNK(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
+                raise PenguinLintError(f"cannot write the baseline {rel}: it is a symbolic link")
+        except FileNotFoundError:
+            pass
+        out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=fd)
+        with os.fdopen(out, "wb") as fh:
             fh.write(raw)
-        os.replace(tmp, path)
+        os.replace(tmp, name, src_dir_fd=fd, dst_dir_fd=fd)
     except OSError as e:
         try:
-            os.unlink(tmp)
+            os.unlink(tmp, dir_fd=fd)
         except OSError:
             pass
         raise PenguinLintError(f"cannot write the baseline {rel}: {e.strerror}") from None
+    finally:
+        os.close(fd)
 
 
 def changed_finding(rel: str, rules) -> Optional[Finding]:

@@ -119,7 +119,14 @@ def _added_index(g, label: str, mb: Optional[str], tree, root: Path, config, sta
         if base is None:
             base = BaseRepository(tree, root, config)
         old = renames.get(p, p)
-        base_doc = base.load(old) if base.is_file(old) else None
+        if old != p:
+            # renamed: the same bytes add nothing; changed, the file is new
+            # to the board and every suppression in it is added
+            if doc.content_id is not None and doc.content_id == base.blob_id(old):
+                repo.forget(p)
+                continue
+            old = None
+        base_doc = base.load(old) if old is not None and base.is_file(old) else None
         codes = added_codes(doc.directives, base_doc.directives if base_doc is not None else ())
         if codes:
             added[p] = codes

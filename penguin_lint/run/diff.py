@@ -67,6 +67,8 @@ class DiffRun(RunKind):
             result.shard["touched"] = sorted(result.touched)
             if result.baseline_entries is not None:
                 result.shard["baseline"] = result.baseline_entries
+                # merge tells stale entries from every part's matches in touched files
+                result.shard["baseline_within"] = list(result.baseline_within)
         return result
 
     def _baseline(self, result, repo, says: bool) -> None:
@@ -78,7 +80,10 @@ class DiffRun(RunKind):
         rel = self.config.baseline
         own = self.req.config_from_worktree
         raw = baseline.read_worktree(self.root, rel) if own else baseline.read_tree(self._base_tree, rel)
-        changed = baseline.judge(result, repo, self.root, rel, raw, own)
+        # every finding is reported only in the files the change touches:
+        # only their entries can be told stale
+        touched = result.touched or frozenset()
+        changed = baseline.judge(result, repo, self.root, rel, raw, own, within=touched.__contains__)
         finding = baseline.changed_finding(changed, self.rules) if changed and says else None
         if finding is not None:
             result.findings = sorted(result.findings + [finding], key=lambda f: f.sort_key())

@@ -101,5 +101,6 @@ class WholeRun(RunKind):
             raw, own = baseline.read_at(self.root, self.config_ref, rel), False
         else:
             raw, own = baseline.read_worktree(self.root, rel), True
-        changed = baseline.judge(result, repo, self.root, rel, raw, own)
+        # --all reports every finding: each entry left unmatched is stale
+        changed = baseline.judge(result, repo, self.root, rel, raw, own, within=lambda path: True)
         return baseline.changed_finding(changed, self.rules) if changed else None

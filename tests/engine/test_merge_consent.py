@@ -14,9 +14,12 @@ MEAN = "n_attempt: 2\nscore_mean: 70.0\nscore_std: 0.0\n"
 def test_labeled_shards_merge_into_the_labeled_all_run(tmp_path, monkeypatch, git_env):
     ws, write = cloned_pull_request(tmp_path, {".penguin-lint.toml": 'approval-label = "lint-exception"\n'})
     write({SUMMARY: MEAN + "# penguin-lint: disable-file=PL303\n"})
+    import subprocess
+
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ws, capture_output=True, text=True).stdout.strip()
     event = tmp_path / "event.json"
     event.write_text(json.dumps({"action": "labeled", "label": {"name": "Lint-Exception"},
-                                 "pull_request": {"number": 7}}))
+                                 "pull_request": {"number": 7, "head": {"sha": head}}}))
     for k, v in {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "main", "GITHUB_WORKSPACE": str(ws),
                  "GITHUB_EVENT_PATH": str(event)}.items():
         monkeypatch.setenv(k, v)

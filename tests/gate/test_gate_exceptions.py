@@ -21,20 +21,31 @@ REASONED = MEAN + "# penguin-lint: disable-file=PL303 kept as the importer wrote
 BARE = MEAN + "# penguin-lint: disable-file=PL303\n"
 ALLOWS = 'allow-added-suppressions = ["PL303"]\napproval-label = "lint-exception"\n'
 LABEL_ONLY = 'approval-label = "lint-exception"\n'
-HEAD = {"sha": "a" * 40, "ref": "pr"}
 
 
-def event(action="opened", label=None, labels=()):
-    pr = {"number": 7, "head": HEAD, "base": {"ref": "main"}, "labels": [{"name": n} for n in labels]}
+def event(action="opened", label=None, labels=(), sha=None):
+    """GitHub's payload; the head's ``sha`` None: the commit checked out
+    (filled in by :func:`step`)."""
+    pr = {"number": 7, "head": {"sha": sha, "ref": "pr"}, "base": {"ref": "main"},
+          "labels": [{"name": n} for n in labels]}
     doc = {"action": action, "number": 7, "pull_request": pr}
     if label is not None:
         doc["label"] = {"name": label}
     return doc
 
 
+def head_sha(ws) -> str:
+    import subprocess
+
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ws, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
 def step(tmp_path, base_config, files, ev, event_name="pull_request", inputs=None):
     ws, write = cloned_pull_request(tmp_path, {CONFIG: base_config} if base_config else None)
     write(files)
+    if "sha" in ev["pull_request"]["head"] and ev["pull_request"]["head"]["sha"] is None:
+        ev = dict(ev, pull_request=dict(ev["pull_request"], head={"sha": head_sha(ws), "ref": "pr"}))
     temp = tmp_path / "runner-temp"
     temp.mkdir()
     return Runner(ws, temp, event=ev, event_name=event_name, inputs=dict(inputs or {})).lint()
