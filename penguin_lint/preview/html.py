@@ -65,7 +65,7 @@ svg .grid{stroke:var(--line)}svg .tick{fill:var(--muted)}svg .axis{fill:var(--mu
 svg .pt{fill:#9fb3c8;stroke:#fff;stroke-width:1.5}svg .pt.front{fill:var(--front)}
 svg .frontier{fill:none;stroke:var(--front);stroke-width:2;stroke-dasharray:6 4}
 svg .ghost{fill:none;stroke:#9fb3c8;stroke-dasharray:2 2}svg .moved{stroke:#9fb3c8}
-svg .pt-label{font-weight:600}
+svg .pt-label{font-weight:600}svg .pt-label.off{font-weight:400;fill:var(--muted)}
 svg .cell{stroke:#fff}svg .cell.none,svg rect.none{fill:#edf0f3}
 svg .task,svg .entry{font-size:11.5px}
 .legend{color:var(--muted);font-size:12px}.swatch{display:inline-flex;gap:4px;align-items:center;margin:0 8px}
