@@ -149,13 +149,22 @@ def _value(row: dict, accessor) -> Any:
     return section.get(parsed[1]) if isinstance(section, dict) else None
 
 
+def _dump(v) -> str:
+    """A list or mapping as compact JSON; one nested past what JSON writes is named, not written."""
+    try:
+        return json.dumps(v, ensure_ascii=False, sort_keys=True, default=str)
+    except (RecursionError, ValueError, TypeError):
+        return "(a value nested too deep to show)"
+
+
 def _short(s: str) -> str:
     return s if len(s) <= MAX_CELL else s[:MAX_CELL - 1] + "…"
 
 
 def _number(x) -> str:
-    if isinstance(x, float) and math.isfinite(x) and x == int(x) and abs(x) < 1e15:
-        return str(int(x)) if abs(x) >= 1e3 else repr(x)
+    """As the Hub's JavaScript writes a number: ``0.0`` is ``0``, ``32.9`` is ``32.9``."""
+    if isinstance(x, float) and math.isfinite(x) and x == int(x) and abs(x) < 1e21:
+        return str(int(x))
     return repr(x) if isinstance(x, float) else str(x)
 
 
@@ -176,7 +185,7 @@ def format_cell(value, kind: str) -> Cell:
         return Cell(_number(value))
     if isinstance(value, str):
         return Cell(_short(value))
-    return Cell(_short(json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)))
+    return Cell(_short(_dump(value)))
 
 
 # -- ranking ------------------------------------------------------------------
@@ -189,9 +198,7 @@ def _cmp_values(a, b) -> int:
     if ga != gb:
         return -1 if ga < gb else 1
     if ga == 3:
-        a, b = json.dumps(a, sort_keys=True, default=str), json.dumps(b, sort_keys=True, default=str)
-    elif ga == 1 and (a != a or b != b):  # NaN: after every number
-        return (a != a) - (b != b)
+        a, b = _dump(a), _dump(b)
     return -1 if a < b else 1 if a > b else 0
 
 
@@ -251,7 +258,8 @@ def board(repo, definition: str) -> HarborBoard:
     out.title = data.get("title") if isinstance(data.get("title"), str) else None
     out.columns = _columns(data)
     accessors = _accessors(data)
-    rules = [r for r in data.get("rank_by") or () if isinstance(r, dict)] if isinstance(data.get("rank_by"), list) else []
+    rank_by = data.get("rank_by")
+    rules = [r for r in rank_by if isinstance(r, dict)] if isinstance(rank_by, list) else []
     rows: List[HarborRow] = []
     visible = 0
     for path in rows_files(repo, definition):
@@ -261,6 +269,7 @@ def board(repo, definition: str) -> HarborBoard:
         if not isinstance(items, list):
             out.note = _add(out.note, f"{path} does not load (see `penguin-lint {path}`): its rows are not shown")
             continue
+        repo.forget(path)  # out of the repository's documents: one rows file held at a time
         for i, item in enumerate(items):
             if not isinstance(item, dict):
                 continue
@@ -272,8 +281,11 @@ def board(repo, definition: str) -> HarborBoard:
                 continue
             key = path if len(items) == 1 else f"{path} rows[{i}]"
             cells = [format_cell(_value(item, a), c.type) for a, c in zip(accessors, out.columns)]
-            line = rdoc.value_pos(("rows", i)).line if rdoc.fmt else None
-            rows.append(HarborRow(key, path, i, line, cells, sort=[_value(item, r.get("accessor")) for r in rules]))
+            line = rdoc.value_pos(("rows", i)).line
+            sort = [_value(item, r.get("accessor")) for r in rules]
+            # NaN, which no JSON the Hub stores can hold, ranks as missing
+            sort = [None if isinstance(v, float) and v != v else v for v in sort]
+            rows.append(HarborRow(key, path, i, line, cells, sort=sort))
     out.rows = rank(rows, rules)
     if visible > MAX_ROWS:
         out.note = _add(out.note, f"{visible - MAX_ROWS:,} more rows not shown (the first {MAX_ROWS:,} "

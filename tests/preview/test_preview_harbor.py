@@ -190,3 +190,27 @@ def test_the_action_puts_the_board_in_the_summary_and_the_page(tmp_path):
     assert "| new → 4 | alpha |" in table
     page = Path(run.outputs["leaderboard-page"]).read_text(encoding="utf-8")
     assert 'class="board harbor"' in page and "<script>" not in page
+
+
+def test_hostile_rows_are_shown_or_named_never_a_crash(tmp_path):
+    deep = "[" * 3000 + "]" * 3000
+    entries = {
+        "leaderboard/entries/broken.yaml": "rows: [\n",
+        "leaderboard/entries/odd.yaml": "rows:\n  - 7\n  - {metadata: 3, metrics: {score: .nan}}\n"
+                                        "  - {metadata: {agent: [1, {a: b}]}, metrics: {score: .inf}}\n",
+        "leaderboard/entries/deep.json": '{"rows": [{"metadata": {"agent": %s}, "metrics": {"score": 1}}]}' % deep,
+        "leaderboard/entries/b.json": ENTRIES["leaderboard/entries/b.json"],
+    }
+    root = board_repo(tmp_path / "r", entries)
+    out = preview(root)
+    assert "leaderboard/entries/broken.yaml does not load" in out  # and the file too deep to read
+    assert "leaderboard/entries/deep.json does not load" in out
+    report = json.loads(preview(root, fmt="json"))["harbor_leaderboards"][0]
+    # NaN ranks as missing (nulls first), then the infinite score; metadata that is no
+    # mapping has no agent: missing
+    keys = [r["key"] for r in report["rows"]]
+    assert keys[:2] == ["leaderboard/entries/odd.yaml rows[1]", "leaderboard/entries/odd.yaml rows[2]"]
+    assert report["rows"][0]["cells"]["agent"] is None
+    assert report["rows"][1]["cells"]["agent"]["text"] == '[1, {"a": "b"}]'
+    assert keys[2:] == ["leaderboard/entries/b.json"]
+    assert preview(root, fmt="html").startswith("<!DOCTYPE html>")
