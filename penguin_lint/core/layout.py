@@ -109,10 +109,17 @@ class Layout:
         folder, _, name = path.rpartition("/")
         if not folder or not name.lower().endswith(DATA_EXTENSIONS) or self.classify_file(path) is not None:
             return False
-        if self.board_kind is not None and HARBOR_BOARD_FILE.match(path) and self.board_kind(path) == "":
+        if self.board_kind is not None and HARBOR_BOARD_FILE.match(path) and self._outside_harness(path) \
+                and self.board_kind(path) == "":
             return True
         k = self.classify_dir(folder)
         return k is not None and k[0] in READ_NAMES
+
+    def _outside_harness(self, path: str) -> bool:
+        """Not under the packages, leaderboards or experiments folders (a
+        PenguinHarness leaderboard may be named ``leaderboard``)."""
+        parts = path.split("/")
+        return all(self._under(parts, name) is None for name in ("packages", "leaderboards", "experiments"))
 
     def classify_dir(self, path: str) -> Optional[Kind]:
         parts = path.split("/") if path else []
