@@ -232,7 +232,8 @@ def _columns(definition: dict) -> List[Column]:
             continue
         cid = col.get("id") if isinstance(col.get("id"), str) else f"columns[{i}]"
         header = col.get("header") if isinstance(col.get("header"), str) else cid
-        shown = col.get("display_type") if col.get("display_accessor") is not None else col.get("type")
+        # the display value has its own type where one is given, else the column's
+        shown = (col.get("display_type") if col.get("display_accessor") is not None else None) or col.get("type")
         kind = shown if shown in COLUMN_TYPES else "text"
         align = col.get("align") if col.get("align") in ("left", "center", "right") else (
             "right" if kind == "number" else "left")
