@@ -304,6 +304,7 @@ def preview_cmd(leaderboard_ids, root, fmt, before_root, diff_base, committed, a
     standard deviation (RFC-0005's formulas), label, rank and Pareto axes."""
     from penguin_lint import preview
     from penguin_lint.pipeline import PenguinLintError, compared, find_root, open_preview
+    from penguin_lint.preview import harbor
 
     if before_root is not None and diff_base is not None:
         raise fail("--before and --diff-base cannot be combined")
@@ -316,17 +317,18 @@ def preview_cmd(leaderboard_ids, root, fmt, before_root, diff_base, committed, a
                                                     committed=committed)
         except PenguinLintError as e:
             raise fail(str(e))
-        try:  # an id, or the path of a leaderboard file or folder
-            ids = [preview.board_id(a, repo.layout, root, Path.cwd()) for a in leaderboard_ids] or None
+        try:  # an id, or the path of a leaderboard file or folder (or of a Harbor board's)
+            ids, boards = _preview_ids(preview, repo, root, leaderboard_ids)
         except ValueError as e:
             raise fail(str(e))
         if changed is not None and ids is None:
             ids = preview.affected_leaderboards(changed, repo.layout)
-            if not ids:
+            boards = harbor.affected_boards(changed, repo)
+            if not ids and not boards:
                 say(f"No leaderboard is affected by the change against {compared(before)}.", err=False)
                 return
         try:
-            text = _preview_text(preview, repo, ids, before, fmt, all_rows)
+            text = _preview_text(preview, repo, ids, before, fmt, all_rows, boards)
         except RecursionError:
             raise fail("internal error: preview recursed too deep") from None
         except (ArithmeticError, ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
@@ -334,30 +336,56 @@ def preview_cmd(leaderboard_ids, root, fmt, before_root, diff_base, committed, a
     show(text.rstrip("\n"))
 
 
-def _preview_text(preview, repo, ids, before, fmt, all_rows) -> str:
-    """The preview of ``ids`` (default: every leaderboard) in ``fmt``; with
-    ``before`` (a repository), what changed from it."""
+def _preview_ids(preview, repo, root, args):
+    """(leaderboard ids, Harbor definitions) the arguments name; (None,
+    None) without arguments: every one."""
+    from penguin_lint.preview import harbor
+
+    if not args:
+        return None, None
+    ids, boards = [], []
+    for a in args:
+        definition = harbor.board_arg(a, repo, root, Path.cwd())
+        if definition is not None:
+            boards.append(definition)
+        else:
+            ids.append(preview.board_id(a, repo.layout, root, Path.cwd()))
+    return ids, boards
+
+
+def _preview_text(preview, repo, ids, before, fmt, all_rows, boards=None) -> str:
+    """The preview of ``ids`` and the Harbor ``boards`` (default: every
+    one) in ``fmt``; with ``before`` (a repository), what changed from it."""
+    from penguin_lint.preview import harbor
+
     if ids:
         before_ids = preview.leaderboards(before) if before is not None else []
         for lb in ids:
             if lb not in preview.leaderboards(repo) and lb not in before_ids:
                 raise fail(f"no leaderboard '{lb}' (known: {', '.join(preview.leaderboards(repo)) or 'none'})")
+    if boards is None:
+        boards = harbor.harbor_boards(repo)
+        if before is not None:
+            boards += [d for d in harbor.harbor_boards(before) if d not in boards]
+    if ids is None:
+        ids = preview.leaderboards(repo)
+        if before is not None:
+            ids += [n for n in preview.leaderboards(before) if n not in ids]
     if before is not None:
-        results = preview.compare_repos(before, repo, ids)
-        return (preview.render_changes_json(results) if fmt == "json" else
-                preview.render_changes_html(results) if fmt == "html" else
-                preview.render_changes_markdown(results, all_rows) if fmt == "markdown" else
-                preview.render_changes_text(results, all_rows))
-    else:
-        boards = []
-        for lb in ids or preview.leaderboards(repo):
-            boards.append(preview.board(repo, lb))
-            repo.forget("")  # one board's documents at a time
-        if not boards:
-            raise fail(f"no leaderboards under {repo.root / repo.layout.roots['leaderboards']}")
-        return (preview.render_json(boards) if fmt == "json" else
-                preview.render_html(boards) if fmt == "html" else
-                preview.render_markdown(boards) if fmt == "markdown" else preview.render_text(boards))
+        return preview.render_changes(fmt, preview.compare_repos(before, repo, ids),
+                                      harbor.compare_boards(before, repo, boards), all_rows)
+    lbs = []
+    for lb in ids:
+        lbs.append(preview.board(repo, lb))
+        repo.forget("")  # one board's documents at a time
+    hbs = []
+    for d in boards:
+        hbs.append(harbor.board(repo, d))
+        repo.forget("")
+    if not lbs and not hbs:
+        raise fail(f"no leaderboards under {repo.root / repo.layout.roots['leaderboards']}, "
+                   f"and no Harbor leaderboard under {repo.root / 'leaderboard'}")
+    return preview.render_boards(fmt, lbs, hbs)
 
 
 @click.command("lsp", context_settings={"help_option_names": ["-h", "--help"]})

@@ -6,7 +6,7 @@ structural rules look at (a task folder must hold its three files, ...).
 from __future__ import annotations
 
 import re
-from typing import Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 from penguin_lint.core.config import Config, glob_match
 
@@ -26,6 +26,10 @@ DIR_KINDS = ("packages_root", "package", "task", "data_root", "data", "leaderboa
 ATTEMPT_RE = re.compile(r"attempt-([1-9][0-9]*)\.yaml\Z")
 _HARBOR_DEF = re.compile(r"(?:.*/)?leaderboard/leaderboard\.(?:ya?ml|json)\Z")
 _HARBOR_ROWS = re.compile(r"(?:.*/)?leaderboard/rows[^/]*\.(?:ya?ml|json)\Z")
+# any YAML or JSON file under a leaderboard/ folder, subfolders too: it is a
+# rows file of that board when its content says so (Repository.board_kind)
+HARBOR_BOARD_FILE = re.compile(r"(?:.*/)?leaderboard/.+\.(?:ya?ml|json)\Z")
+HARBOR_DEFINITION_NAMES = ("leaderboard.yaml", "leaderboard.yml", "leaderboard.json")
 
 Kind = Tuple[str, Dict[str, str]]
 # The files the harness reads by name in each folder kind (and attempt-<n>.yaml
@@ -46,6 +50,10 @@ class Layout:
         lay = config.layout
         self.roots = {name: lay[name] for name in ("packages", "data", "leaderboards", "experiments")}
         self._split = {name: tuple(p.split("/")) for name, p in self.roots.items()}
+        #: set by the repository: for a file under a Harbor board's
+        #: leaderboard/ folder, "harbor_rows" when its top level is a rows
+        #: mapping, "" when it is some other file; None outside a board
+        self.board_kind: Optional[Callable[[str], Optional[str]]] = None
 
     def _under(self, parts, name):
         base = self._split[name]
@@ -88,17 +96,30 @@ class Layout:
             return "harbor_leaderboard", {}
         if _HARBOR_ROWS.match(path):
             return "harbor_rows", {}
+        if self.board_kind is not None and HARBOR_BOARD_FILE.match(path) and self.board_kind(path):
+            return "harbor_rows", {}
         return None
 
     def unread_data_file(self, path: str) -> bool:
         """Whether ``path`` is a data file (YAML, TOML, JSON) of no known kind
         right inside a folder whose files the harness reads by name: nothing
-        parses it (``summary.yml``, ``meta-info.yaml``, ``attempt_1.yaml``)."""
+        parses it (``summary.yml``, ``meta-info.yaml``, ``attempt_1.yaml``),
+        or a YAML or JSON file under a Harbor board's ``leaderboard/`` folder
+        that is neither its definition nor rows."""
         folder, _, name = path.rpartition("/")
         if not folder or not name.lower().endswith(DATA_EXTENSIONS) or self.classify_file(path) is not None:
             return False
+        if self.board_kind is not None and HARBOR_BOARD_FILE.match(path) and self._outside_harness(path) \
+                and self.board_kind(path) == "":
+            return True
         k = self.classify_dir(folder)
         return k is not None and k[0] in READ_NAMES
+
+    def _outside_harness(self, path: str) -> bool:
+        """Not under the packages, leaderboards or experiments folders (a
+        PenguinHarness leaderboard may be named ``leaderboard``)."""
+        parts = path.split("/")
+        return all(self._under(parts, name) is None for name in ("packages", "leaderboards", "experiments"))
 
     def classify_dir(self, path: str) -> Optional[Kind]:
         parts = path.split("/") if path else []

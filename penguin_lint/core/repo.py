@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from penguin_lint.core.config import CONFIG_FILE, Config, glob_roots
-from penguin_lint.core.layout import Layout, safe_segment
+from penguin_lint.core.layout import HARBOR_DEFINITION_NAMES, Layout, safe_segment
 from penguin_lint.loaders import load_file
 from penguin_lint.loaders.yaml_aliases import expand_aliases
 from penguin_lint.loaders.document import Document
@@ -90,6 +90,8 @@ class Repository:
         self._root_str = os.fspath(self.root)
         self.config = config
         self.layout = Layout(config)
+        self.layout.board_kind = self._board_kind
+        self._sniffing: Set[str] = set()  # files being read to tell their kind
         self._packages = self.layout.roots["packages"]
         self._lists: Dict[str, Optional[Dict[str, Entry]]] = {}
         self._docs: Dict[str, Optional[Document]] = {}
@@ -220,6 +222,36 @@ class Repository:
             # rules load the same file many times: only the first is noted
             reads.note_doc(rel, doc)
         return doc
+
+    def harbor_board(self, rel: str) -> Optional[str]:
+        """The ``leaderboard/`` folder holding a Harbor definition nearest
+        above ``rel`` (the board the file belongs to), or None."""
+        parts = rel.split("/")
+        for i in range(len(parts) - 2, -1, -1):
+            if parts[i] == "leaderboard":
+                folder = "/".join(parts[:i + 1])
+                if any(self.is_file(f"{folder}/{n}") for n in HARBOR_DEFINITION_NAMES):
+                    return folder
+        return None
+
+    def _board_kind(self, rel: str) -> Optional[str]:
+        """For a file under a Harbor board's ``leaderboard/`` folder:
+        "harbor_rows" when its top level is a rows mapping (what ``create
+        --rows`` and ``row create`` send), or when it cannot be read (so that
+        its error is reported); "" for any other file; None outside a board."""
+        if rel in self._sniffing or self.harbor_board(rel) is None or not self.is_file(rel):
+            return None
+        self._sniffing.add(rel)
+        try:
+            doc = self.load(rel)
+        finally:
+            self._sniffing.discard(rel)
+        if doc is None:
+            return None
+        if not doc.parsed or (isinstance(doc.data, dict) and "rows" in doc.data):
+            expand_aliases(doc)  # read as Harbor reads it (load could not tell it was Harbor's)
+            return "harbor_rows"
+        return ""
 
     def is_harbor_file(self, rel: str) -> bool:
         kind = self.forced_kinds.get(rel) or (self.layout.classify_file(rel) or ("",))[0]

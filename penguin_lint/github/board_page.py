@@ -112,8 +112,36 @@ def compact_table(report: dict, url: Optional[str], written: bool) -> str:
         if len(rows) > SUMMARY_ROWS:
             out.append(f"\n*{len(rows) - SUMMARY_ROWS:,} more entries on the page.*")
         out.append("")
+    for lb in report.get("harbor_leaderboards", []):
+        out += _harbor_table(lb)
     if written:
         where = f"of [this run]({url})" if url else "of this run"
         out.append(f"The Table, the Pareto front and the Waffle of each board: artifact `{ARTIFACT}` {where} "
                    f"(`{PAGE}`, one page that loads nothing).")
     return "\n".join(out) + "\n"
+
+
+def _harbor_table(lb: dict) -> List[str]:
+    """A Harbor board after the change: rank (and its move) and its columns,
+    each value inert (a link column shows its label, never a link)."""
+    after = lb.get("after") or {}
+    moved = {c["key"]: c for c in lb.get("changes") or [] if c.get("after")}
+    title = after.get("title") or after.get("definition")
+    out = [f"**{md(title, False)}** ({md(after.get('definition'), False)})", ""]
+    rows, columns = after.get("rows") or [], after.get("columns") or []
+    if after.get("problem") or not rows:
+        return out + [f"*{md(after.get('problem') or 'no row', False)}*", ""]
+    out += ["| rank | " + " | ".join(md(c.get("header")) for c in columns) + " |",
+            "|---:|" + "|".join("---:" if c.get("align") == "right" else "---" for c in columns) + "|"]
+    for r in rows[:SUMMARY_ROWS]:
+        rank = str(r.get("rank"))
+        c = moved.get(r.get("key"))
+        if c is not None:
+            before = (c.get("before") or {}).get("rank")
+            rank = f"{before if before is not None else 'new'} → {rank}" if before != r.get("rank") else rank
+        cells = r.get("cells") or {}
+        out.append(f"| {md(rank)} | " + " | ".join(
+            md((cells.get(col.get("id")) or {}).get("text") or "-") for col in columns) + " |")
+    if len(rows) > SUMMARY_ROWS:
+        out.append(f"\n*{len(rows) - SUMMARY_ROWS:,} more entries on the page.*")
+    return out + [""]

@@ -21,6 +21,8 @@ numbers of a board), ``compare`` (before and after), and one module per
 rendering (``text``, ``markdown``, ``json_report``, ``html`` with its
 figures in ``svg``) over the shared ``cells``; ``figures`` holds the
 Pareto front and the per-task scores the JSON and the page share.
+Harbor Hub boards have their model in ``harbor`` and their renderings in
+``harbor_views``; ``render`` puts both kinds of board in one output.
 """
 from penguin_lint.preview.board import board, board_id, leaderboards, weights, why
 from penguin_lint.preview.compare import affected_leaderboards, compare, compare_repos, pull_request_summary
@@ -29,10 +31,12 @@ from penguin_lint.preview.json_report import render_changes_json, render_json
 from penguin_lint.preview.markdown import MARKDOWN_LIMIT, MARKDOWN_ROWS, render_changes_markdown, render_markdown
 from penguin_lint.preview.model import AXES, INDEPENDENT, LABEL, PER_ATTEMPT, Board, Change, Row
 from penguin_lint.preview.text import render_changes_text, render_text
+from penguin_lint.preview.render import render_boards, render_changes
 
 __all__ = [
     "AXES", "INDEPENDENT", "LABEL", "MARKDOWN_LIMIT", "MARKDOWN_ROWS", "PER_ATTEMPT", "Board", "Change", "Row",
     "affected_leaderboards", "board", "board_id", "compare", "compare_repos", "leaderboards",
     "pull_request_summary", "render_changes_html", "render_changes_json", "render_changes_markdown", "render_changes_text",
-    "render_html", "render_json", "render_markdown", "render_text", "weights", "why",
+    "render_boards", "render_changes", "render_html", "render_json", "render_markdown", "render_text",
+    "weights", "why",
 ]

@@ -53,9 +53,9 @@ def _plotted(r: Row, axis: str) -> bool:
 def tasks(expr: Expressions, leaves: List[Leaf]) -> List[dict]:
     """Each task an entry was scored on: ``{source, benchmark, scores, mean}``
     with the task's score in every attempt (``attempt-1`` .. ``attempt-n``),
-    in the order the attempt files first list them. ``benchmark`` is given
-    when the entry reads several benchmarks (a task is then named by both)."""
-    several = len({expr.benchmark(leaf) for leaf in leaves}) > 1
+    in the order the attempt files first list them. ``benchmark`` is the
+    benchmark the task belongs to, whether the entry reads one or several:
+    a task is named by both, the same on every entry of the board."""
     out: Dict[tuple, dict] = {}
     for leaf in leaves:
         count = expr.n_attempt(leaf)
@@ -78,7 +78,7 @@ def tasks(expr: Expressions, leaves: List[Leaf]) -> List[dict]:
                 if key not in out:
                     if len(out) >= MAX_TASKS:
                         continue
-                    out[key] = {"source": src, "benchmark": bench if several else None, "scores": []}
+                    out[key] = {"source": src, "benchmark": bench, "scores": []}
                 out[key]["scores"].append(score)
     for t in out.values():
         t["mean"] = math.fsum(t["scores"]) / len(t["scores"])

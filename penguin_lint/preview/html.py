@@ -65,23 +65,31 @@ svg .grid{stroke:var(--line)}svg .tick{fill:var(--muted)}svg .axis{fill:var(--mu
 svg .pt{fill:#9fb3c8;stroke:#fff;stroke-width:1.5}svg .pt.front{fill:var(--front)}
 svg .frontier{fill:none;stroke:var(--front);stroke-width:2;stroke-dasharray:6 4}
 svg .ghost{fill:none;stroke:#9fb3c8;stroke-dasharray:2 2}svg .moved{stroke:#9fb3c8}
-svg .pt-label{font-weight:600}
+svg .pt-label{font-weight:600}svg .pt-label.off{font-weight:400;fill:var(--muted)}
 svg .cell{stroke:#fff}svg .cell.none,svg rect.none{fill:#edf0f3}
 svg .task,svg .entry{font-size:11.5px}
 .legend{color:var(--muted);font-size:12px}.swatch{display:inline-flex;gap:4px;align-items:center;margin:0 8px}
 .empty{color:var(--muted)}
+td.c,th.c{text-align:center}.missing{color:var(--muted)}.link{text-decoration:underline dotted}
+section.harbor th{text-transform:none}
 """
 
 
-def render_html(boards: Sequence[Board]) -> str:
-    """The page of ``boards``."""
-    return _page([_board(i, b) for i, b in enumerate(boards)], f"{len(boards)} leaderboard"
-                 + ("s" if len(boards) != 1 else ""))
+def render_html(boards: Sequence[Board], harbor=()) -> str:
+    """The page of ``boards`` (and of the Harbor boards ``harbor``)."""
+    from penguin_lint.preview.harbor_views import html_board
+
+    n = len(boards) + len(harbor)
+    return _page([_board(i, b) for i, b in enumerate(boards)] + [html_board(i, h) for i, h in enumerate(harbor)],
+                 f"{n} leaderboard" + ("s" if n != 1 else ""))
 
 
-def render_changes_html(results) -> str:
+def render_changes_html(results, harbor_results=()) -> str:
     """The page of a change: each board after it, with what moved before → after."""
+    from penguin_lint.preview.harbor_views import html_board
+
     sections = [_board(i, a, b, changes) for i, (b, a, changes) in enumerate(results)]
+    sections += [html_board(i, a, b, changes) for i, (b, a, changes) in enumerate(harbor_results)]
     return _page(sections, "before → after")
 
 

@@ -23,7 +23,7 @@ def _rows_note(n: int) -> str:
             "(`penguin-lint preview --format json` lists every row).*")
 
 
-def _cap_markdown(text: str) -> str:
+def cap_markdown(text: str) -> str:
     if len(text) <= MARKDOWN_LIMIT:
         return text
     cut = text[:MARKDOWN_LIMIT]
@@ -51,7 +51,7 @@ def render_markdown(boards: Sequence[Board]) -> str:
         if len(rows) > MARKDOWN_ROWS:
             out += ["", _rows_note(len(rows) - MARKDOWN_ROWS)]
         out.append("")
-    return _cap_markdown("\n".join(out))
+    return cap_markdown("\n".join(out))
 
 
 
@@ -93,4 +93,4 @@ def render_changes_markdown(results, all_rows: bool = False) -> str:
         if len(shown) > MARKDOWN_ROWS:
             out += ["", _rows_note(len(shown) - MARKDOWN_ROWS)]
         out.append("")
-    return _cap_markdown("\n".join(out)) if out else "No leaderboard changes.\n"
+    return cap_markdown("\n".join(out)) if out else "No leaderboard changes.\n"

@@ -35,6 +35,53 @@ def label(r: Row) -> str:
     return r.label.get("model_name") or r.key or f"values[{r.index}]"
 
 
+def middle(name: str, n: int) -> str:
+    """``name`` in at most ``n`` characters, shortened in the middle (the
+    ends of task and model names are where they differ)."""
+    if len(name) <= n:
+        return name
+    head = (n - 1) - (n - 1) // 2
+    return name[:head] + "…" + name[len(name) - (n - 1 - head):]
+
+
+def distinct(names: Sequence[str], n: int) -> List[str]:
+    """Each name shortened to ``n`` characters, longer where that would make
+    two different names read the same."""
+    out = [middle(x, n) for x in names]
+    width = n
+    while len(set(out)) < len(set(names)) and width < max(map(len, names)):
+        width += 4
+        seen: Dict[str, set] = {}
+        for full, short_ in zip(names, out):
+            seen.setdefault(short_, set()).add(full)
+        out = [middle(full, width) if len(seen[s_]) > 1 else s_ for full, s_ in zip(names, out)]
+    return out
+
+
+def entry_labels(rows: Sequence[Row], n: int = 30) -> Dict[int, str]:
+    """What the figures call each row (by ``id``): its model, with the
+    algorithm where two rows share a model, then harness and phase, then
+    the rank, as the Table tells them apart; shortened in the middle."""
+    names = {id(r): label(r) for r in rows}
+    for fields in (("algorithm",), ("harness_name", "phase")):
+        counts: Dict[str, int] = {}
+        for v in names.values():
+            counts[v] = counts.get(v, 0) + 1
+        for r in rows:
+            if counts[names[id(r)]] > 1:
+                extra = [str(r.label[f]) for f in fields if r.label.get(f)]
+                names[id(r)] = " · ".join([names[id(r)]] + extra)
+    counts = {}
+    for v in names.values():
+        counts[v] = counts.get(v, 0) + 1
+    for r in rows:
+        if counts[names[id(r)]] > 1:
+            names[id(r)] = (f"#{r.rank} {names[id(r)]}" if r.rank is not None
+                            else f"{names[id(r)]} (values[{r.index}])")
+    keys = list(names)
+    return dict(zip(keys, distinct([names[k] for k in keys], n)))
+
+
 def score_range(rows: Sequence[Row]) -> Tuple[float, float]:
     """From 0 (or the lowest score) to the highest score plus its std."""
     lo, hi = 0.0, 0.0
@@ -133,13 +180,54 @@ def pareto(rows: Sequence[Row], axis: str, before: Optional[Dict[int, Row]] = No
     if len(front) > 1:
         path = " ".join(f"{xs(float(r.axes[axis])):.1f},{ys(r.mean):.1f}" for r in front)
         out.append(f'<polyline class="frontier" points="{path}"/>')
+    names = entry_labels(rows, 28)
+    spots = _label_spots(pts, axis, xs, ys, names, (left, w - 2, 2, h - bottom))
     for r in sorted(pts, key=lambda r: r.pareto.get(axis, False)):  # the front drawn on top
-        out.append(_point(r, axis, xs, ys, (before or {}).get(id(r))))
+        out.append(_point(r, axis, xs, ys, (before or {}).get(id(r)), names[id(r)], spots.get(id(r))))
     out.append("</svg>")
     return "".join(out)
 
 
-def _point(r: Row, axis: str, xs: _Scale, ys: _Scale, old: Optional[Row]) -> str:
+# where a point's label may go, from the point: right and above first
+_SPOTS = ((9, -8, "start"), (9, 16, "start"), (-9, -8, "end"), (-9, 16, "end"))
+_CHAR = 6.8  # the width of a character of a label, roughly, at 12px
+
+
+def _label_spots(pts: Sequence[Row], axis: str, xs: _Scale, ys: _Scale, names: Dict[int, str],
+                 frame: Tuple[float, float, float, float]) -> Dict[int, Tuple[float, float, str]]:
+    """Where each point's label is drawn (row id -> x, y, anchor): the
+    front's first, then the others by rank, each where it overlaps no label
+    and no other point and stays in the plot; a point off the front with no
+    such place has its name in its tooltip only. The front is always labelled."""
+    left, right, top, bottom = frame
+    dots = {id(r): (xs(float(r.axes[axis])), ys(r.mean)) for r in pts}
+    boxes: List[Tuple[float, float, float, float]] = []
+    out: Dict[int, Tuple[float, float, str]] = {}
+    order = sorted(pts, key=lambda r: (not r.pareto.get(axis), r.rank if r.rank is not None else math.inf))
+    for r in order:
+        x, y = dots[id(r)]
+        width = _CHAR * len(names[id(r)]) + 2
+        for dx, dy, anchor in _SPOTS:
+            x0 = x + dx if anchor == "start" else x + dx - width
+            box = (x0, y + dy - 11, x0 + width, y + dy + 3)
+            if box[0] < left or box[2] > right or box[1] < top or box[3] > bottom:
+                continue
+            if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in boxes):
+                continue
+            if any(k != id(r) and box[0] - 6 < px < box[2] + 6 and box[1] - 6 < py < box[3] + 6
+                   for k, (px, py) in dots.items()):
+                continue
+            boxes.append(box)
+            out[id(r)] = (x + dx, y + dy, anchor)
+            break
+        else:
+            if r.pareto.get(axis):
+                out[id(r)] = (x + 9, y - 8, "start")
+    return out
+
+
+def _point(r: Row, axis: str, xs: _Scale, ys: _Scale, old: Optional[Row], name: str = "",
+           spot: Optional[Tuple[float, float, str]] = None) -> str:
     x, y = xs(float(r.axes[axis])), ys(r.mean)
     out = []
     if old is not None and old.mean is not None and (old.axes.get(axis) or 0) > 0:
@@ -155,16 +243,24 @@ def _point(r: Row, axis: str, xs: _Scale, ys: _Scale, old: Optional[Row]) -> str
     moved = ""
     if old is not None and bool(old.pareto.get(axis)) != on:
         moved = " (joined the front)" if on else " (left the front)"
+    more = [str(r.label[f]) for f in ("algorithm", "harness_name", "phase") if r.label.get(f)]
     tip = (f"#{r.rank} {label(r)}: score {r.mean:.4f}" + (f" ± {r.std:.4f}" if r.std else "")
            + f", {AXIS_NAMES[axis]} {short(float(r.axes[axis]), axis)}"
-           + (" (on the Pareto front)" if on else "") + moved)
+           + (" (on the Pareto front)" if on else "") + moved + (f"; {' · '.join(more)}" if more else ""))
     out.append(f'<circle class="pt{" front" if on else ""}" cx="{x:.1f}" cy="{y:.1f}" r="{6 if on else 5}">'
                f"<title>{esc(tip)}</title></circle>")
-    if on:
-        name = label(r)
-        name = name if len(name) <= 28 else name[:27] + "…"
-        out.append(f'<text class="pt-label" x="{x + 9:.1f}" y="{y - 8:.1f}">{esc(name)}</text>')
+    if spot is not None:
+        lx, ly, anchor = spot
+        end = ' text-anchor="end"' if anchor == "end" else ""
+        out.append(f'<text class="pt-label{"" if on else " off"}" x="{lx:.1f}" y="{ly:.1f}"{end}>'
+                   f"{esc(name or label(r))}</text>")
     return "".join(out)
+
+
+def _whole(r: Row) -> str:
+    """A row's whole name, for a tooltip: rank, model, algorithm, harness, phase."""
+    parts = [str(r.label[f]) for f in ("model_name", "algorithm", "harness_name", "phase") if r.label.get(f)]
+    return (f"#{r.rank} " if r.rank is not None else "") + (" · ".join(parts) or r.key or f"values[{r.index}]")
 
 
 def _colour(t: float) -> str:
@@ -178,14 +274,21 @@ def waffle(rows: Sequence[Row]) -> str:
     the attempts, its scores on hover; a task an entry has no result for
     is a grey cell."""
     entries = [r for r in rows if r.mean is not None][:WAFFLE_ENTRIES]
-    columns: Dict[tuple, str] = {}
+    keys: List[tuple] = []
     for r in entries:
         for t in r.tasks:
             key = (t.get("benchmark"), t["source"])
-            if key not in columns and len(columns) < WAFFLE_TASKS:
-                columns[key] = t["source"] if not t.get("benchmark") else f"{t['benchmark']}/{t['source']}"
-    if not entries or not columns:
+            if key not in keys and len(keys) < WAFFLE_TASKS:
+                keys.append(key)
+    if not entries or not keys:
         return '<p class="empty">No attempt lists a task result: no Waffle to draw.</p>'
+    # one column per (benchmark, task), named by the task (by both where
+    # two benchmarks have a task of that name); the whole name in the tooltip
+    full = [f"{b}/{src}" if b else src for b, src in keys]
+    clash = {src for _, src in keys if sum(1 for _, s in keys if s == src) > 1}
+    columns = dict(zip(keys, full))
+    heads = distinct([f if src in clash else src for f, (_, src) in zip(full, keys)], 26)
+    names = entry_labels(entries)
     means = [t["mean"] for r in entries for t in r.tasks if t.get("mean") is not None]
     lo, hi = min([0.0] + means), max(means + [0.0])
     hi = 1.0 if 0 < hi <= 1 else 100.0 if 1 < hi <= 100 and lo >= 0 else hi
@@ -194,28 +297,26 @@ def waffle(rows: Sequence[Row]) -> str:
     w = left + len(columns) * (cell + gap) + 150  # room for the last slanted name
     hgt = top + len(entries) * (cell + gap) + 10
     out = [f'<svg class="waffle-plot" width="{w}" height="{hgt}" viewBox="0 0 {w} {hgt}" role="img">']
-    for i, name in enumerate(columns.values()):
+    for i, (name, shown) in enumerate(zip(columns.values(), heads)):
         x = left + i * (cell + gap) + cell / 2
-        shown = name if len(name) <= 26 else name[:25] + "…"
         out.append(f'<text class="task" transform="translate({x:.1f} {top - 8}) rotate(-50)">'
                    f"<title>{esc(name)}</title>{esc(shown)}</text>")
     for j, r in enumerate(entries):
         y = top + j * (cell + gap)
-        name = label(r)
-        shown = name if len(name) <= 30 else name[:29] + "…"
+        who = _whole(r)
         out.append(f'<text class="entry" x="{left - 10}" y="{y + cell - 5}" text-anchor="end">'
-                   f"<title>{esc(r.key)}</title>{esc(shown)}</text>")
+                   f"<title>{esc(who)}</title>{esc(names[id(r)])}</text>")
         by = {(t.get("benchmark"), t["source"]): t for t in r.tasks}
         for i, (key, name) in enumerate(columns.items()):
             x = left + i * (cell + gap)
             t = by.get(key)
             if t is None or t.get("mean") is None:
                 out.append(f'<rect class="cell none" x="{x}" y="{y}" width="{cell}" height="{cell}" rx="3">'
-                           f"<title>{esc(label(r))} · {esc(name)}: no result</title></rect>")
+                           f"<title>{esc(who)} · {esc(name)}: no result</title></rect>")
                 continue
             scores = ", ".join(short(s) for s in t["scores"][:20]) + (", …" if len(t["scores"]) > 20 else "")
             out.append(f'<rect class="cell" x="{x}" y="{y}" width="{cell}" height="{cell}" rx="3" '
-                       f'fill="{_colour((t["mean"] - lo) / span)}"><title>{esc(label(r))} · {esc(name)}: '
+                       f'fill="{_colour((t["mean"] - lo) / span)}"><title>{esc(who)} · {esc(name)}: '
                        f"{t['mean']:.4g} (attempts: {esc(scores)})</title></rect>")
     out.append("</svg>")
     legend = "".join(f'<span class="swatch" ><svg width="14" height="14"><rect width="14" height="14" rx="3" '

@@ -103,7 +103,8 @@ def matches_pattern(name: str, pattern_list: List[str]) -> bool:
 def definition_for(rows_path: str, ctx) -> Optional[str]:
     """The definition a rows file is checked against: ``--definition FILE``,
     else ``leaderboard.yaml``/``.yml``/``.json`` beside it, else the one file
-    beside it that ``[kinds]`` maps to a Harbor definition."""
+    beside it that ``[kinds]`` maps to a Harbor definition, else the
+    definition of the board whose ``leaderboard/`` folder holds it."""
     named = ctx.options.get("definition")
     if isinstance(named, str) and named:
         return named
@@ -119,7 +120,15 @@ def definition_for(rows_path: str, ctx) -> Optional[str]:
                 return path
     mapped = [_join(folder, n) for n in files if n != rows_path.rpartition("/")[2]]
     mapped = [p for p in mapped if (layout.classify_file(p) or ("",))[0] == DEFINITION_KIND]
-    return mapped[0] if len(mapped) == 1 else None
+    if len(mapped) == 1:
+        return mapped[0]
+    board = ctx.repo.harbor_board(rows_path)
+    if board is not None and board != folder:
+        for name in DEFINITION_NAMES:
+            path = _join(board, name)
+            if ctx.repo.is_file(path) and (layout.classify_file(path) or ("",))[0] == DEFINITION_KIND:
+                return path
+    return None
 
 
 def trial_key(value: str) -> str:

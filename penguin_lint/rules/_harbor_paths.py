@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from penguin_lint.core.layout import HARBOR_DEFINITION_NAMES as DEFINITION_NAMES
+
 DEFINITION_KIND = "harbor_leaderboard"
 ROWS_KIND = "harbor_rows"
-DEFINITION_NAMES = ("leaderboard.yaml", "leaderboard.yml", "leaderboard.json")
 
 
 def folder_of(path: str) -> str:
@@ -29,9 +30,17 @@ def is_definition_path(path: str, ctx) -> bool:
 
 
 def rows_files_beside(path: str, ctx) -> Iterator[str]:
+    """The rows files a definition is checked with: those beside it, and
+    when it is a board's (``leaderboard/leaderboard.yaml``) those in the
+    board's subfolders too (``leaderboard/entries/<run>.yaml``)."""
     folder = folder_of(path)
-    for name in ctx.repo.files(folder):
-        p = join(folder, name)
+    repo = ctx.repo
+    if folder.rpartition("/")[2] == "leaderboard":
+        # a nested board (leaderboard/x/leaderboard/) has rows of its own
+        paths = (p for p, e in repo.walk(folder) if e.is_file and repo.harbor_board(p) == folder)
+    else:
+        paths = (join(folder, name) for name in repo.files(folder))
+    for p in paths:
         kind = ctx.layout.classify_file(p)
         if kind is not None and kind[0] == ROWS_KIND:
             yield p

@@ -7,7 +7,9 @@ from penguin_lint.validation.schema import row_label
 class DuplicateTrial(Rule):
     """A trial supports one result: Harbor refuses a rows file in which a trial
     id appears twice, in one row's ``trial_ids`` or in two rows. Ids are
-    compared as UUIDs, so upper and lower case are the same id.
+    compared as UUIDs, so upper and lower case are the same id. Each rows
+    file is one request: the same trial in two files (one per submission
+    under ``leaderboard/entries/``) is not repeated.
     """
 
     code = "PL606"

@@ -39,8 +39,9 @@ def open_preview(resources: ExitStack, root: Path, diff_base: Optional[str] = No
         before = open_repository(before_root) if before_root is not None else None
         if before is not None:
             from penguin_lint.preview import leaderboards
+            from penguin_lint.preview.harbor import harbor_boards
 
-            if not leaderboards(before):
+            if not leaderboards(before) and not harbor_boards(before):
                 # most likely the wrong folder: every row would show as added
                 warn(f"--before {before_root}: no leaderboards under "
                      f"{before.root / before.layout.roots['leaderboards']}; every row shows as added")

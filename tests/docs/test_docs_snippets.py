@@ -118,6 +118,7 @@ OUTPUT_CHECKED = {
     ("docs/pre-commit.md", "$ pip install pre-commit"): "test_pre_commit_example_output",
     ("docs/preview.md", "$ penguin-lint preview --root examples/clean"): "test_preview_example",
     ("docs/preview.md", "$ penguin-lint preview --root fixed-copy"): "test_preview_before_example",
+    ("docs/preview.md", "$ penguin-lint preview --root examples/harbor"): "test_preview_harbor_example",
     ("docs/pull-requests.md", "$ penguin-lint --diff-base main"): "test_pull_request_example",
 }
 
@@ -274,6 +275,13 @@ def test_pre_commit_example_output(tmp_path, monkeypatch):
 
 def test_preview_example(monkeypatch):
     block = one("console", "preview.md", "$ penguin-lint preview --root examples/clean")
+    monkeypatch.chdir(PROJECT)
+    run = lint(None, *shlex.split(commands(block)[0])[1:])
+    assert run.code == 0 and run.output.splitlines() == output_of(block)
+
+
+def test_preview_harbor_example(monkeypatch):
+    block = one("console", "preview.md", "$ penguin-lint preview --root examples/harbor")
     monkeypatch.chdir(PROJECT)
     run = lint(None, *shlex.split(commands(block)[0])[1:])
     assert run.code == 0 and run.output.splitlines() == output_of(block)

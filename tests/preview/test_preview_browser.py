@@ -5,9 +5,11 @@ Pareto axis without script, requests nothing and logs no error."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +20,7 @@ from tests.preview.test_preview_figures import expected_front
 from tests.preview.test_preview_html import HOSTILE
 
 EXE = chromium()
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.fixture(autouse=True)
@@ -97,5 +100,37 @@ def test_hostile_text_runs_nothing_and_requests_nothing_in_chromium(tmp_path):
         requests, errors = problems(browser, url)
         assert requests == [] and errors == []
         assert len(browser.select(".p-cost circle.pt")) == 2
+    finally:
+        browser.close()
+
+
+def test_the_waffle_of_the_example_has_one_column_per_task_and_tells_entries_apart(tmp_path):
+    # an entry that reads one experiment names its tasks' benchmark as one over two does:
+    # five tasks, five columns; two rows of one model told apart by their algorithm
+    root = EXAMPLES / "repo"
+    rows = json.loads(preview(root, "json"))["leaderboards"][0]["rows"]
+    tasks = {(t["benchmark"], t["source"]) for r in rows for t in r["tasks"]}
+    assert len(tasks) == 5 and all(b for b, _ in tasks)
+    browser, url = load(tmp_path, root)
+    try:
+        def texts(selector):
+            return [re.sub(r"<title>.*?</title>|<[^>]+>", "", browser.send("DOM.getOuterHTML", nodeId=n)["outerHTML"])
+                    for n in browser.select(selector)]
+
+        def titles(selector):
+            return [re.search(r"<title>(.*?)</title>", browser.send("DOM.getOuterHTML", nodeId=n)["outerHTML"]).group(1)
+                    for n in browser.select(selector)]
+        heads, entries = texts(".waffle text.task"), texts(".waffle text.entry")
+        assert len(heads) == len(set(heads)) == 5
+        assert sorted(titles(".waffle text.task")) == sorted(f"{b}/{s}" for b, s in tasks)
+        assert len(entries) == len(set(entries)) == len(rows) == 3
+        assert "deepseek-flash-1017 · skillopt" in entries and "deepseek-flash-1017 · baseline" in entries
+        assert len(browser.select(".waffle rect.cell")) == 5 * 3
+        # every point of the cost plot has a visible label (there is room), off the front too
+        labels = texts(".p-cost text.pt-label")
+        assert len(labels) == len(set(labels)) == len(browser.select(".p-cost circle.pt")) == 3
+        off = browser.select(".p-cost text.pt-label.off")
+        assert len(off) == 2 and all(browser.style(n, "display") != "none" for n in off)
+        assert problems(browser, url) == ([], [])
     finally:
         browser.close()

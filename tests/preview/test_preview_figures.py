@@ -83,7 +83,7 @@ def test_tasks_are_each_sources_scores_over_the_attempts_and_their_mean(tmp_path
         for t in r["tasks"]:
             assert t["scores"] == by_source[t["source"]]
             assert abs(t["mean"] - fmean(by_source[t["source"]])) < 1e-12
-            assert t["benchmark"] is None  # one benchmark: the source names the task
+            assert t["benchmark"] == "unit-test-gen"  # every task names its benchmark
 
 
 def test_an_entry_over_two_benchmarks_names_each_tasks_benchmark(tmp_path):

@@ -1,0 +1,113 @@
+"""Harbor boards kept as real repositories keep them: one rows file per
+submission under the board's ``leaderboard/`` folder (``entries/<run>.yaml``),
+found by ``--all``, diff runs and the language server, each file one request."""
+import shutil
+from pathlib import Path
+
+from tests.conftest import git, lint
+from tests.lsp_client import LspClient, uri_of
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples/harbor/entries"
+ENTRIES = sorted(p.name for p in (EXAMPLE / "leaderboard/entries").iterdir())
+DEF = "leaderboard/leaderboard.yaml"
+
+
+def _copy(tmp_path) -> Path:
+    root = tmp_path / "repo"
+    shutil.copytree(EXAMPLE, root)
+    return root
+
+
+def _spoil(root: Path, name: str) -> None:
+    # the accuracy written as a string: a PL605 on line 15 of every entry
+    path = root / "leaderboard/entries" / name
+    text = path.read_text(encoding="utf-8")
+    before = text.splitlines()[14]
+    assert before.startswith("      accuracy: "), before
+    path.write_text(text.replace(before, before.replace(": ", ': "', 1) + '"', 1), encoding="utf-8")
+
+
+def test_the_example_is_clean_and_every_entry_is_checked():
+    run = lint(EXAMPLE, "--all", "--no-cache", fmt="text")
+    assert run.code == 0 and len(ENTRIES) == 4
+    assert "(5 files checked)" in run.output
+
+
+def test_all_finds_every_rows_file_of_the_board_in_its_subfolders(tmp_path):
+    root = _copy(tmp_path)
+    for name in ENTRIES:
+        _spoil(root, name)
+    # deeper still, JSON, and a file under the board that is not rows (a
+    # script's input): it is not Harbor's, so not checked
+    (root / "leaderboard/entries/2026-09").mkdir()
+    (root / "leaderboard/entries/2026-09/late.json").write_text(
+        '{"rows": [{"metadata": {}, "metrics": {"accuracy": "12"}}]}\n', encoding="utf-8")
+    (root / "leaderboard/submissions").mkdir()
+    (root / "leaderboard/submissions/run.json").write_text(
+        '{"source_jobs": [], "metadata": {"agent_display": 1}, "metrics": null}\n', encoding="utf-8")
+    run = lint(root, "--all", "--no-cache")
+    found = {(f["path"], f["line"]) for f in run.findings if f["code"] == "PL605"
+             and "'metrics.accuracy' must be a number" in f["message"]}
+    assert found == {(f"leaderboard/entries/{n}", 15) for n in ENTRIES} | {
+        ("leaderboard/entries/2026-09/late.json", 1)}
+    assert not any(f["path"].startswith("leaderboard/submissions/") for f in run.findings)
+    assert run.code == 1
+
+
+def test_each_file_is_one_request_so_a_trial_repeats_only_within_a_file(tmp_path):
+    root = _copy(tmp_path)
+    a, b = (root / "leaderboard/entries" / n for n in ENTRIES[:2])
+    trial = a.read_text(encoding="utf-8").splitlines()[21]
+    assert trial.startswith("      - ")
+    # the same trial in a second file: two requests, Harbor takes both
+    b.write_text(b.read_text(encoding="utf-8") + trial + "\n", encoding="utf-8")
+    assert [f["code"] for f in lint(root, "--all", "--no-cache").findings] == []
+    # twice in one file: one request, refused
+    a.write_text(a.read_text(encoding="utf-8") + trial + "\n", encoding="utf-8")
+    run = lint(root, "--all", "--no-cache")
+    assert [(f["code"], f["path"]) for f in run.findings] == [("PL606", f"leaderboard/entries/{ENTRIES[0]}")]
+
+
+def test_a_diff_run_checks_an_added_entry_and_a_definition_change_rechecks_every_entry(tmp_path, git_env):
+    root = _copy(tmp_path)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "board")
+    # a pull request adding one submission, spoilt
+    added = root / "leaderboard/entries/2026-09-01__aider__Qwen4-Coder.yaml"
+    shutil.copy(root / "leaderboard/entries" / ENTRIES[0], added)
+    _spoil(root, added.name)
+    (root / "leaderboard/notes.json").write_text('{"owner": "acme"}\n', encoding="utf-8")
+    run = lint(root, "--diff-base", "HEAD", fmt="text")
+    assert f"leaderboard/entries/{added.name}:15:" in run.output and "PL605" in run.output
+    assert "not checked, no file the harness reads: leaderboard/notes.json" in run.output
+    assert run.code == 1
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "entry")
+    # a change to the definition alone: every entry is read again
+    definition = root / DEF
+    text = definition.read_text(encoding="utf-8")
+    definition.write_text(text.replace("    reasoning_effort:\n      type: string\n",
+                                       "    reasoning_effort:\n      enum: [low, medium]\n"), encoding="utf-8")
+    run = lint(root, "--diff-base", "HEAD")
+    effort = {f["path"] for f in run.findings if "reasoning_effort" in f["message"]}
+    assert effort == {f"leaderboard/entries/{n}" for n in ENTRIES if "codex" not in n} | {
+        f"leaderboard/entries/{added.name}"}
+
+
+def test_the_language_server_lints_an_open_entry_against_its_board(tmp_path):
+    root = _copy(tmp_path)
+    rel = f"leaderboard/entries/{ENTRIES[1]}"
+    text = (root / rel).read_text(encoding="utf-8").replace("n_trials: 140", "n_trials: 0")
+    client = LspClient(root)
+    try:
+        client.initialize(root)
+        uri = uri_of(root / rel)
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+        diags = client.wait_diagnostics(uri, 1)["diagnostics"]
+        assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("PL605", 18)]
+        assert "metrics.n_trials" in diags[0]["message"] and DEF in diags[0]["message"]
+    finally:
+        client.close()
