@@ -72,6 +72,9 @@ class Result:
     #: a ``--shard K/N`` run: what ``penguin-lint merge`` needs to join the
     #: parts (engine.merge.shard_stamp); the JSON report's ``shard`` key
     shard: Optional[dict] = field(default=None, compare=False)
+    #: a part that holds no file of its run: how many files the whole run
+    #: (every part) checks; None otherwise
+    shard_of: Optional[int] = field(default=None, compare=False)
 
     @property
     def nothing_checked(self) -> bool:

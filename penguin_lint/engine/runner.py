@@ -219,7 +219,7 @@ class Engine:
         if shard is not None:
             from penguin_lint.engine.shard import shard_units
 
-            units, plan_key = shard_units(self.repo, units, shard)
+            whole, (units, plan_key) = units, shard_units(self.repo, units, shard)
         run = self.run_unit
         if cache is not None:
             # verdicts that read a file with suppressions the change adds
@@ -286,7 +286,23 @@ class Engine:
         result.loads = loads
         if shard is not None:
             result.shard = {"plan": plan_key}
+            if not files:  # a part that holds none says of how many (listed, none opened)
+                result.shard_of = self._files_of(top, whole)
         return result
+
+    def _files_of(self, top, units) -> int:
+        """How many files ``--all`` checks: the top subjects' and the units'
+        (as ``run_unit`` counts them), from listings: no file is opened."""
+        n = sum(1 for s in top if not s.is_dir and s.kind != "file")
+        for unit in units:
+            for folder, recursive in unit:
+                if recursive:
+                    walked = self.repo.walk(folder)
+                else:
+                    walked = ((f"{folder}/{name}", e) for name, e in (self.repo.entries(folder) or {}).items())
+                n += sum(1 for path, e in walked
+                         if e.is_file and not e.is_symlink and self.subject(path, False).kind != "file")
+        return n
 
     def _cached_runner(self, units, cache, avoid):
         """How a streamed run runs a unit with a cache: looked up where it is
@@ -459,7 +475,7 @@ class Engine:
             from penguin_lint.engine.shard import change_units
 
             mine, plan = change_units([_unit_of(p) for p in subjects], shard)
-            subjects = {p: s for p, s in subjects.items() if _unit_of(p) in mine}
+            whole, subjects = subjects, {p: s for p, s in subjects.items() if _unit_of(p) in mine}
         dependents, touched_dirs = gathered.dependents, gathered.touched_dirs
         findings = Collector()  # capped as subjects finish, as in run_all
         files = dependent_files = 0
@@ -507,6 +523,9 @@ class Engine:
         result.base_loads = scope.base.repo.loads if scope.base is not None else 0
         if plan is not None:
             result.shard = {"plan": plan}
+            if not files and not unchecked:  # a part that holds none says of how many
+                result.shard_of = sum(1 for p, s in whole.items() if not s.is_dir and (
+                    s.kind != "file" or (p in own and not self.repo.layout.unread_data_file(p))))
         return result
 
     def _drop(self, unit: str, scope) -> None:

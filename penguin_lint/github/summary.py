@@ -15,7 +15,7 @@ import re
 from typing import Callable, Dict, List, Optional
 from urllib.parse import quote
 
-from penguin_lint.reporters.wording import NEW_ONLY_HINT, files_checked, has_old, no_changes, why
+from penguin_lint.reporters.wording import NEW_ONLY_HINT, files_checked, has_old, holds_none, no_changes, why
 from penguin_lint.rules import get_rule
 from penguin_lint.rules.docs import rule_url
 from penguin_lint.output.markdown import md
@@ -85,7 +85,8 @@ def render(result, findings, blob_base: Optional[str] = None,
     if not findings and getattr(result, "nothing_checked", False):  # no green check on nothing
         return head + f"Nothing checked ({files}).\n\n" + added
     if not findings:
-        return head + f"All checks passed ({files}).\n\n" + added
+        return head + (f"Nothing to check: {files}.\n\n" if holds_none(result)
+                       else f"All checks passed ({files}).\n\n") + added
     budget -= _size(added)
     parts = [head + f"**{plural(e, 'error')}, {plural(w, 'warning')}** ({files})\n\n"
              + (f"{md(NEW_ONLY_HINT, cell=False)}\n\n" if has_old(result) else "")]

@@ -61,8 +61,45 @@ def load_yaml(text: str, path: str) -> Document:
     return doc if doc is not None else load_yaml_events(text, path)
 
 
+class _Refused(Exception):
+    """The reader refused the text; ``doc`` holds its PL001."""
+
+    def __init__(self, doc: Document):
+        super().__init__()
+        self.doc = doc
+
+
 def load_yaml_events(text: str, path: str) -> Document:
-    """The Document of any YAML text, from libyaml's event stream."""
+    """The Document of any YAML text, from libyaml's event stream.
+
+    libyaml accepts what safe_load's own scanner refuses (a tab after a
+    value, before a ':' or a line end) and refuses what it accepts (an
+    unknown %directive): texts that hold either are read by PyYAML's
+    pure-Python parser, the reference; the rest by libyaml, which agrees
+    with it there and is ~10x faster. libyaml's scanner also refuses a few
+    texts safe_load reads ('{cost:, tokens: 3}', '[a:]'): every text it
+    refuses is read again by the pure-Python parser, whose reading wins (the
+    second reading has the limits of the first: size, depth, values)."""
+    if _Loader is yaml.SafeLoader or _diverges(text):
+        return _read_events(text, path, yaml.SafeLoader, False)
+    try:
+        return _read_events(text, path, _Loader, True)
+    except _Refused as e:
+        # only the Document: the exception's frames hold what was read
+        by_libyaml = e.doc
+    try:
+        return _read_events(text, path, yaml.SafeLoader, True)
+    except _Refused as e:
+        by_pyyaml = e.doc
+    # the reason is where the reference stops: libyaml's finding (as it
+    # always was) unless libyaml stopped earlier, at something it reads
+    ours, ref = by_libyaml.problems[-1].pos, by_pyyaml.problems[-1].pos
+    return by_pyyaml if (ours.line, ours.column) < (ref.line, ref.column) else by_libyaml
+
+
+def _read_events(text: str, path: str, loader_class, refusal_raises: bool) -> Document:
+    """The Document of ``text`` from ``loader_class``'s events; where it
+    refuses the text, _Refused if ``refusal_raises``, else the failed Document."""
     doc = Document(path, "yaml")
     doc.text = text
     lines = LineIndex(text)
@@ -79,12 +116,6 @@ def load_yaml_events(text: str, path: str) -> Document:
         s, e = ev.start_mark.index, ev.end_mark.index
         doc.add_at(code, msg, lambda: lines.position(s, e), hint)
 
-    # libyaml accepts what safe_load's own scanner refuses (a tab after a
-    # value, before a ':' or a line end) and refuses what it accepts (an
-    # unknown %directive): texts that hold either are read by PyYAML's
-    # pure-Python parser, the reference; the rest by libyaml, which agrees
-    # with it there and is ~10x faster.
-    loader_class = yaml.SafeLoader if _diverges(text) else _Loader
     # Each frame: [container, node, is_mapping, pending key (text, start, end),
     #              key -> node seen in this mapping, last child node, path].
     # Node -1: a complex key or its value, parsed and thrown away.
@@ -292,6 +323,8 @@ def load_yaml_events(text: str, path: str) -> Document:
         opener = next((starts[f[1]] for f in reversed(stack)
                        if f[1] >= 0 and text[starts[f[1]]:starts[f[1]] + 1] in ("{", "[")), None)
         doc.problems.append(_syntax_problem(e, text, lines, opener))
+        if refusal_raises:
+            raise _Refused(_failed(doc)) from None
         return _failed(doc)
     except yaml.YAMLError as e:  # reader errors (bad characters) carry no mark
         msg = str(e).split("\n")[0].strip()
@@ -300,6 +333,8 @@ def load_yaml_events(text: str, path: str) -> Document:
         where = _reader_position(e, text, lines, loader_class)
         doc.problems.append(Problem("PL001", f"YAML does not parse: {msg}", where,
                                     "data files are text; remove the control character"))
+        if refusal_raises:
+            raise _Refused(_failed(doc)) from None
         return _failed(doc)
     doc.data = root
     doc.parsed = True

@@ -22,13 +22,25 @@ from penguin_lint.suppressions import MARK, find_directives
 LEAF_KEYS = ("experiment_id", "phase", "metric")
 
 
-def _code(text) -> str:
-    """Repository text as one inert code span."""
-    return code_span(str(text), cell=False)
+# A value from a file is quoted in at most this many characters, as
+# messages quote it (show()); a message, which quotes values so, in at most
+# MESSAGE: a hover of a 2 MiB id is a line, not 2 MB.
+VALUE = 60
+MESSAGE = 500
 
 
-def escape_markdown(text) -> str:
-    return md(str(text), cell=False)
+def _short(text, limit: int = VALUE) -> str:
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _code(text, limit: int = VALUE) -> str:
+    """Repository text as one inert code span, shortened."""
+    return code_span(_short(text, limit), cell=False)
+
+
+def escape_markdown(text, limit: int = MESSAGE) -> str:
+    return md(_short(text, limit), cell=False)
 
 
 def leaf(know: Knowledge, board: str, spot: Optional[Spot]) -> Optional[str]:
@@ -41,8 +53,8 @@ def leaf(know: Knowledge, board: str, spot: Optional[Spot]) -> Optional[str]:
         return f"reads {_code(metric)} of {_code(exp)}, phase {_code(phase)}: no such summary.yaml"
     data = know.top_level(summary)
     if metric not in data:
-        return f"reads {_code(metric)} from {_code(summary)}, which has no such key"
-    return f"reads {_code(metric)} = **{_code(show(data[metric]))}** from {_code(summary)}"
+        return f"reads {_code(metric)} from {_code(summary, MESSAGE)}, which has no such key"
+    return f"reads {_code(metric)} = **{_code(show(data[metric]))}** from {_code(summary, MESSAGE)}"
 
 
 def entry(know: Knowledge, board: str, line: int, kept: dict, generation: int) -> Optional[str]:
@@ -60,7 +72,7 @@ def entry(know: Knowledge, board: str, line: int, kept: dict, generation: int) -
     if index is None:
         return None
     row = entries.row(index)
-    label = ", ".join(str(row.label[f]) for f in ("model_name", "algorithm", "phase")
+    label = ", ".join(_short(row.label[f]) for f in ("model_name", "algorithm", "phase")
                       if row.label.get(f) is not None)
     head = f"entry {row.index + 1}" + (f" ({escape_markdown(label)})" if label else "")
     if row.mean is None:

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Dict, List
 
 from penguin_lint.output.log_guard import defuse, sanitize
-from penguin_lint.reporters.wording import FIX_MARK, files_checked, fixable_summary
+from penguin_lint.reporters.wording import FIX_MARK, files_checked, fixable_summary, passed
 
 
 def rows(result) -> List[Dict[str, object]]:
@@ -35,7 +35,7 @@ def report(result, stream, json_format: bool = False, **_):
         stream.write(defuse(f"{r['count']:>{width}}\t{sanitize(r['code'])}\t{mark} {sanitize(r['name'])}") + "\n")
     e, w = result.errors, result.warnings
     stream.write(f"Found {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''} "
-                 f"({files_checked(result)}).\n" if table else f"All checks passed ({files_checked(result)}).\n")
+                 f"({files_checked(result)}).\n" if table else f"{passed(result)}.\n")
     fixable = fixable_summary(result)
     if fixable:
         stream.write(defuse(fixable) + "\n")

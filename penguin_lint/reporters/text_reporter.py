@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from penguin_lint.output.log_guard import defuse, safe_line, sanitize
 from penguin_lint.reporters.wording import (FIX_MARK, NEW_ONLY_HINT, files_checked, fixable_summary, has_old,
-                                            no_changes, why)
+                                            no_changes, passed, why)
 
 _RED, _YELLOW, _BOLD, _DIM, _CYAN, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
 
@@ -55,7 +55,7 @@ def report(result, stream, color: bool = False, **_):
         # no green check on nothing: the run read none of what it was given
         stream.write(f"Nothing checked ({files}).\n")
     elif not e and not w:
-        stream.write(f"All checks passed ({files}).\n")
+        stream.write(f"{passed(result)}.\n")
     else:
         parts = []
         parts.append(f"{e} error{'s' if e != 1 else ''}")

@@ -17,7 +17,11 @@ def files_checked(result) -> str:
     own = n - dependents
     compared = getattr(result, "compared_with", None)
     against = f" against {sanitize(compared)}" if compared else ""
-    if dependents and not own:
+    if holds_none(result):
+        shard = result.shard
+        text = f"shard {shard['index']}/{shard['count']} holds none of the {_count(result.shard_of, 'file')}" \
+            + (f" checked{against}" if against else "")
+    elif dependents and not own:
         text = f"{_count(dependents, 'dependent file')} re-checked{against}"
     else:
         text = f"{_count(own, 'file')} checked{against}"
@@ -34,6 +38,22 @@ def files_checked(result) -> str:
     if baselined:
         text += f"; {_count(baselined, 'finding')} baselined"
     return text
+
+
+def holds_none(result) -> bool:
+    """Whether ``result`` is a part of a sharded run that holds no file of
+    the run (the others hold them all): it checked nothing, rightly."""
+    shard = getattr(result, "shard", None)
+    return bool(getattr(result, "shard_of", None)) and not result.files and bool(shard) and "index" in shard
+
+
+def passed(result) -> str:
+    """The line of a report without findings: "All checks passed (3 files
+    checked)", or, for a part that holds no file of a sharded run, "Nothing
+    to check: shard 3/8 holds none of the 14 files" (no green check on
+    nothing, no failure either)."""
+    files = files_checked(result)
+    return f"Nothing to check: {files}" if holds_none(result) else f"All checks passed ({files})"
 
 
 def _count(n: int, noun: str) -> str:

@@ -20,8 +20,10 @@ def shard_stamp(part, root: Path, repo, config, rules, engine, env, result) -> d
                             dict(engine.ctx.options, suppress=engine.ledger is not None))
     missing = {f.path for f in result.findings if f.path and repo.entry(f.path) is None}
     plan = (result.shard or {}).get("plan", "")
-    return stamp(part.index, part.count, commit or None, settings, plan,
-                 repository_prefix(root, dict(env)), missing)
+    out = stamp(part.index, part.count, commit or None, settings, plan, repository_prefix(root, dict(env)), missing)
+    if result.shard_of and not result.files:
+        out["holds_none_of"] = result.shard_of  # the files of the run, all in other parts
+    return out
 
 
 def fixable(result) -> None:

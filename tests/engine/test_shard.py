@@ -116,3 +116,41 @@ def test_a_shard_with_no_units_passes_quietly(tmp_path):
     assert [r.code for r in runs] == [0] * 9
     assert sum(r.json["summary"]["files"] for r in runs) == lint(root, "--all").json["summary"]["files"]
     assert dedent(VALID[LB]).startswith("leaderboard_id: lb")
+
+
+def test_a_shard_that_holds_no_file_says_so_in_every_format(tmp_path, monkeypatch):
+    # nine parts of a repository of two units: most hold none of its files
+    # and say so, exit 0; the parts merged are --all, in every format
+    root = write_repo(tmp_path / "r", {}, VALID)
+    whole = {fmt: lint(root, "--all", "--no-cache", fmt=fmt) for fmt in ("text", "json")}
+    n = whole["json"].json["summary"]["files"]
+    texts = [lint(root, "--all", "--no-cache", "--shard", f"{k}/9", fmt="text") for k in range(1, 10)]
+    assert [r.code for r in texts] == [0] * 9
+    empty = [k for k, r in enumerate(texts, 1) if "files checked" not in r.output]
+    assert len(empty) >= 6
+    for k in empty:
+        assert texts[k - 1].output == f"Nothing to check: shard {k}/9 holds none of the {n} files.\n"
+    k = empty[-1]
+    part = ("--all", "--no-cache", "--shard", f"{k}/9")
+    concise = lint(root, *part, fmt="concise")
+    assert (concise.code, concise.output) == (0, f"Nothing to check: shard {k}/9 holds none of the {n} files.\n")
+    report = lint(root, *part).json
+    assert report["summary"]["files"] == 0 and report["findings"] == []
+    assert report["shard"]["index"] == k and report["shard"]["holds_none_of"] == n
+    sarif = lint(root, *part, fmt="sarif")
+    assert sarif.code == 0 and sarif.json["runs"][0]["results"] == []
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    github = lint(root, *part, fmt="github")
+    assert (github.code, github.output) == (0, f"penguin-lint: 0 errors, 0 warnings (shard {k}/9 holds none of the {n} files)\n")
+    assert summary.read_text() == f"## penguin-lint\n\nNothing to check: shard {k}/9 holds none of the {n} files.\n\n"
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY")
+    # merged: the report of --all, with no word of the parts
+    reports = []
+    for k in range(1, 10):
+        p = tmp_path / f"part-{k}.json"
+        p.write_text(lint(root, "--all", "--no-cache", "--shard", f"{k}/9").output)
+        reports.append(str(p))
+    for fmt in ("text", "json"):
+        merged = lint(None, "merge", *reports, "--format", fmt)
+        assert (merged.code, merged.output) == (0, whole[fmt].output), fmt

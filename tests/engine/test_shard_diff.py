@@ -104,3 +104,24 @@ def test_shard_with_paths_or_fix_is_a_usage_error(tmp_path, change):
                           (["--diff-base", base, "--shard", "1/2", "--fix"], "cannot be combined with --fix")):
         run = lint(root, *args, fmt="text")
         assert run.code == 2 and message in run.stderr, run.stderr
+
+
+def test_a_part_that_holds_none_of_the_change_says_so(tmp_path, git_env):
+    from tests.conftest import VALID, write_repo
+
+    root = write_repo(tmp_path / "r", {}, VALID)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    summary = root / "experiments/lb/exp-1/test/summary.yaml"
+    summary.write_text(summary.read_text() + "# checked again\n")
+    git(root, "commit", "-qam", "change")
+    whole = lint(root, "--diff-base", "HEAD~1", "--no-cache")
+    n = whole.json["summary"]["files"]
+    against = whole.json["summary"]["compared_with"]
+    runs = [lint(root, "--diff-base", "HEAD~1", "--no-cache", "--shard", f"{k}/4", fmt="text") for k in range(1, 5)]
+    assert [r.code for r in runs] == [0] * 4
+    empty = [k for k, r in enumerate(runs, 1) if r.output.startswith("Nothing to check")]
+    assert len(empty) >= 2
+    for k in empty:
+        assert runs[k - 1].output == f"Nothing to check: shard {k}/4 holds none of the {n} files checked against {against}.\n"

@@ -175,3 +175,57 @@ def test_a_block_scalar_header_glued_to_a_comment_is_pl001(text, line):
     doc = load_yaml(text, "data.yaml")
     assert difference(text) is None
     assert [(p.code, p.pos.line) for p in doc.problems] == [("PL001", line)]
+
+
+# -- what libyaml's scanner refuses and safe_load reads (issue 44) ----------------
+
+@pytest.mark.parametrize("text, data", [
+    ("metrics: {cost:, tokens: 3}\n", {"metrics": {"cost": None, "tokens": 3}}),
+    ("k: [a:]\n", {"k": [{"a": None}]}),
+    ("k: [a:, b]\n", {"k": [{"a": None}, "b"]}),
+    ("- {cost:}\n", [{"cost": None}]),
+    ("{'k' :, b:}\n", {"k": None, "b": None}),
+])
+def test_what_libyaml_refuses_and_safe_load_reads_is_read(text, data):
+    doc = load_yaml(text, "data.yaml")
+    assert doc.problems == [] and doc.data == data
+    assert difference(text) is None
+
+
+def test_findings_in_a_text_libyaml_refuses_have_their_lines_and_columns():
+    # read by the pure-Python reader: offsets in characters, lines at LF only
+    doc = load_yaml("é: {cost:, n: 1}\r\nk: 1\r\nk: &x 2\r\n", "data.yaml")
+    assert doc.data == {"é": {"cost": None, "n": 1}, "k": 2}
+    assert [(p.code, p.pos.line, p.pos.column) for p in doc.problems] == [("PL003", 3, 4), ("PL002", 3, 1)]
+    assert (doc.key_pos(("é", "n")).line, doc.key_pos(("é", "n")).column) == (1, 12)
+
+
+def test_what_both_refuse_stays_pl001():
+    cases = [
+        # where the reference stops, not where libyaml did
+        ("k: [a:, b\n", 1, 10, "the flow sequence opened at line 1 is never closed"),
+        ("a: {b:, c\nd: 1\n", 2, 2, "expected ',' or '}', but got ':' in the flow mapping opened at line 1"),
+        # both stop at one place: libyaml's finding, as before
+        ("a: {b: 1\nc: [d:]\n", 2, 2, "did not find expected ',' or '}' in the flow mapping opened at line 1"),
+    ]
+    for text, line, column, message in cases:
+        doc = load_yaml(text, "data.yaml")
+        assert not doc.parsed
+        assert [(p.code, p.pos.line, p.pos.column, p.message) for p in doc.problems] == [
+            ("PL001", line, column, "YAML does not parse: " + message)], text
+
+
+def test_the_second_reading_keeps_the_limits():
+    doc = load_yaml("[" * 70 + "a:" + "]" * 70 + "\n", "data.yaml")
+    assert [(p.code, p.message) for p in doc.problems] == [("PL001", "nesting deeper than 64 levels")]
+
+
+def test_a_text_libyaml_refuses_is_linted_as_safe_load_reads_it(repo):
+    root = repo({
+        SUMMARY: "n_attempt: 2\nmetrics: {cost:, tokens: 3}\nscore_mean: 40.0\nscore_std: 0.0\n",
+        "experiments/lb/exp-1/test/attempt-2.yaml": "score: 50.0\nresults:\n  - {source: CASE-001-one, score: 50.0, note:}\n",
+    })
+    run = lint(root, "--all")
+    assert [(f["code"], f["path"], f["line"], f["column"]) for f in run.findings] == [
+        ("PL104", "experiments/lb/exp-1/test/attempt-2.yaml", 3, 41), ("PL303", SUMMARY, 3, 13)]
+    assert run.code == 1

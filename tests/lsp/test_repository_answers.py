@@ -285,3 +285,30 @@ def test_a_file_changed_on_disk_is_linted_again_and_the_client_asked_to_pull(tmp
         assert {p for p, i in third.items() if i["kind"] == "unchanged"} == set(WITH_BAD_META)
     finally:
         assert client.close() == 0
+
+
+def test_hover_quotes_long_values_shortened(server):
+    # a 2 MiB experiment id and model name: each quoted in 60 characters
+    # with '...', as messages quote values; a message in 500
+    root, client = server
+    huge = "x" * (2 * 1024 * 1024)
+    meta2 = root / "experiments/lb/exp-2/meta_info.yaml"
+    meta2.write_text(meta2.read_text().replace("model_name: m2", f"model_name: m{huge}"))
+    text = LEADERBOARD.replace("leaderboard_id: lb\n", f"leaderboard_id: lb\nextra: 1  # penguin-lint: disable=Q{huge}\n") \
+        + f"  - experiment_id: e{huge}\n    phase: test\n"
+    board = _open(client, root, BOARD, text)
+    short = huge[:56] + "..."
+
+    def hover(line, character):
+        answer = _ask(client, "textDocument/hover", board, line, character)
+        return answer["contents"]["value"]
+
+    leaf = hover(13, len("  - experiment_id: e"))
+    assert leaf.startswith(f"reads `score_mean` of `e{short}`, phase `test`: no such summary.yaml")
+    entry = hover(11, text.splitlines()[11].index("exp-2") + 1)
+    assert f"entry 2 (m{short}, baseline, test): mean **40**" in entry
+    note = hover(1, len("extra: 1  # pen"))
+    # the comment's own problem, a message quoting the code: 500 characters
+    said = "names 'Q" + huge.upper()
+    assert note.endswith("(this line):\n" + said[:497] + "...")
+    assert max(map(len, (leaf, entry, note))) < 1000
