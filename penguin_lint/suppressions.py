@@ -124,8 +124,15 @@ def _parse(line: int, col: int, end: int, body: str) -> Directive:
         # the good codes still apply; the bad ones are reported
         word = "is not a rule code" if len(bad) == 1 else "are not rule codes"
         return Directive(line, col + 1, end + 1, scope, good,
-                         f"names {', '.join(repr(b) for b in bad)}, which {word} (such as PL104)")
+                         f"names {', '.join(_quoted(b) for b in bad)}, which {word} (such as PL104)")
     return Directive(line, col + 1, end + 1, scope, codes, reason=_reason(rest))
+
+
+def _quoted(code: str, limit: int = 40) -> str:
+    """A code that is not one, quoted as every message quotes a value: a
+    line of megabytes names it in a few words."""
+    text = repr(code)
+    return text if len(text) <= limit else text[: limit - 4] + "...'"
 
 
 def _reason(rest: str) -> str:

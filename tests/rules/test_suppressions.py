@@ -169,3 +169,13 @@ def test_unused_suppressions_are_judged_only_in_files_a_change_reports_in_full(r
     # the summary's change re-checks the leaderboard, which is not reported in full
     assert lint(root, SUMMARY).findings == []
     assert lint(root, "leaderboards/lb/leaderboard.yaml").at("PL008") == [("leaderboards/lb/leaderboard.yaml", 3)]
+
+
+def test_a_huge_non_code_is_named_in_a_few_words(repo):
+    # a line of a megabyte that looks like codes gives a finding of a line, not a megabyte
+    huge = "PL" + "9" * (1 << 20)
+    root = repo({BENCH: _bench(f"runs = 1  # penguin-lint: disable={huge},PL104")})
+    run = lint(root, "--all")
+    got = [(f["code"], f["line"], f["message"]) for f in run.findings if f["code"] == "PL008"]
+    assert got == [("PL008", 7, "suppression comment names 'PL" + "9" * 33 + "...', which is not "
+                                "a rule code (such as PL104); that part suppresses nothing")]
