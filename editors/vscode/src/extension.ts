@@ -9,7 +9,6 @@ import {
   LanguageClientOptions,
   ServerOptions,
   State,
-  TransportKind,
 } from "vscode-languageclient/node";
 import { Candidate, Ran, atLeast, candidates, findServer, ruleArgs } from "./server";
 
@@ -150,7 +149,7 @@ async function startClient(folder: vscode.WorkspaceFolder, server: Candidate): P
   const serverOptions: ServerOptions = {
     command: server.command,
     args,
-    transport: TransportKind.stdio,
+    // (no transport named: one would add --stdio to the arguments)
     options: { cwd: context.extensionPath, shell: false },
   };
   let running = false;
@@ -184,7 +183,10 @@ async function startClient(folder: vscode.WorkspaceFolder, server: Candidate): P
   log.appendLine(`penguin-lint: starting ${[server.command, ...args].join(" ")} for ${folder.uri.fsPath}`);
   try {
     await client.start();
-  } catch (e) {
+  } catch {
+    // said by the error handler
+  }
+  if (client.state !== State.Running) {
     clients.delete(folder.uri.toString());
     failed(`the penguin-lint language server did not start (its log says why): ${INSTALL}`);
     return;
