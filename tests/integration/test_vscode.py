@@ -131,7 +131,7 @@ def problems(wb: Workbench, until: str = "true"):
         rows = wb.wait(f"(rows => ({until}) && rows)({PROBLEMS})", f"the Problems panel with {until}")
     finally:
         wb.command("View: Toggle Maximized Panel")
-    out, path = set(), None
+    out, path = [], None
     for label, text in rows:
         file = re.search(r" in file (\S+) of folder (\S+)$", label)
         if file:
@@ -140,23 +140,35 @@ def problems(wb: Workbench, until: str = "true"):
         code = re.search(r"^(PL\d{3})$", text, re.M)
         at = re.search(r"\[Ln (\d+), Col (\d+)\]", text)
         assert code and at and path, (label, text)
-        out.add((path, code.group(1), int(at.group(1)), int(at.group(2))))
-    return out
+        out.append((path, code.group(1), int(at.group(1)), int(at.group(2))))
+    return sorted(out)
 
 
 def editor_text(wb: Workbench) -> str:
     return wb.js("document.querySelector('.editor-instance .view-lines')?.innerText || ''").replace("\xa0", " ")
 
 
-def test_the_problems_panel_lists_the_repository_findings_with_their_codes_and_lines(vscode):
-    wb, repo = vscode
+def cli_findings(repo: Path) -> list:
     run = subprocess.run([sys.executable, "-m", "penguin_lint", "--all", "--root", str(repo), "--format", "json",
                           "--no-cache"], capture_output=True, text=True, timeout=120)
+    return json.loads(run.stdout)["findings"]
+
+
+def counts(wb: Workbench):
+    """(errors, warnings) as the status bar counts them: each finding once."""
+    text = wb.js("document.querySelector('[id=\"status.problems\"]').innerText")
+    return tuple(int(n) for n in re.findall(r"\d+", text))[:2]
+
+
+def test_the_problems_panel_lists_the_repository_findings_with_their_codes_and_lines(vscode):
+    wb, repo = vscode
+    found = cli_findings(repo)
     # (a finding of a whole file, or of a missing one, is shown at its start)
-    expected = {(f["path"], f["code"], f["line"] or 1, f["column"] or 1) for f in json.loads(run.stdout)["findings"]}
+    expected = sorted((f["path"], f["code"], f["line"] or 1, f["column"] or 1) for f in found)
     assert {c for _, c, _, _ in expected} >= {"PL303", "PL304", "PL403"}
     # a row for each file and one for each finding
     assert problems(wb, f"rows.length >= {len(expected) + len({p for p, _, _, _ in expected})}") == expected
+    assert counts(wb) == (sum(f["severity"] == "error" for f in found), sum(f["severity"] == "warning" for f in found))
 
 
 def test_completion_offers_the_experiment_ids_and_hover_shows_the_leaf_value(vscode):
@@ -180,6 +192,7 @@ def test_completion_offers_the_experiment_ids_and_hover_shows_the_leaf_value(vsc
     assert f"reads score_mean = {value} from {summary}" in " ".join(hover.split())
     shot = os.environ.get("PENGUIN_LINT_VSCODE_SCREENSHOT")
     if shot:  # docs/vscode.png: a diagnostic (PL403's squiggle) and this hover
+        time.sleep(1)  # (once the hover has faded in)
         wb.screenshot(shot)
     wb.press("Escape")
 
@@ -197,4 +210,7 @@ def test_an_edit_brings_a_diagnostic_and_fix_all_repairs_it(vscode):
             "the fix applied")
     assert 'leaderboard_id: "code-eval"' in editor_text(wb)
     after = problems(wb, "!rows.some(([l, t]) => t.includes('PL201'))")
-    assert (BOARD, "PL403", 17, 5) in after  # not fixable: still there
+    assert [p for p in after if p[0] == BOARD] == [(BOARD, "PL403", 17, 5)]  # not fixable: still there
+    # the open file's findings shown once, as many as a run counts
+    found = cli_findings(repo)
+    assert counts(wb) == (sum(f["severity"] == "error" for f in found), sum(f["severity"] == "warning" for f in found))

@@ -174,6 +174,13 @@ async function startClient(folder: vscode.WorkspaceFolder, server: Candidate): P
       },
     },
     initializationFailedHandler: () => false,
+    middleware: {
+      // The server pushes an open file's diagnostics and also answers VS
+      // Code's pull for them (textDocument/diagnostic, asked on open and on
+      // each change, and again when the server asks for a refresh): taking
+      // both would show each finding twice. The pull is what VS Code keeps.
+      handleDiagnostics: () => undefined,
+    },
   };
   const client = new LanguageClient(NAME, NAME, serverOptions, clientOptions);
   clients.set(folder.uri.toString(), client);
