@@ -86,9 +86,13 @@ def vscode(tmp_path_factory):
     assert installed.returncode == 0 and "successfully installed" in installed.stdout, installed.stdout + installed.stderr
     port = _free_port()
     log = open(base / "code-server.log", "wb")
+    # no penguin-lint on VS Code's PATH: the server is the setting's, or none
+    path = os.pathsep.join(d for d in os.environ.get("PATH", "").split(os.pathsep)
+                           if d and not os.path.exists(os.path.join(d, "penguin-lint")))
     proc = subprocess.Popen([*common, "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry",
                              "--disable-update-check", "--disable-getting-started-override", str(repo)],
-                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                            env=dict(os.environ, PATH=path))
     workbench = None
     try:
         deadline = time.monotonic() + 60
@@ -103,7 +107,7 @@ def vscode(tmp_path_factory):
         workbench.wait("document.querySelector('.monaco-workbench')", "the workbench", 120)
         # the status bar item says the server runs
         workbench.wait(f"document.querySelector('{STATUS} .codicon-check')", "penguin-lint running", 120)
-        yield workbench, repo
+        yield workbench, repo, data / "User" / "settings.json"
     finally:
         if workbench is not None:
             workbench.close()
@@ -161,7 +165,7 @@ def counts(wb: Workbench):
 
 
 def test_the_problems_panel_lists_the_repository_findings_with_their_codes_and_lines(vscode):
-    wb, repo = vscode
+    wb, repo, _ = vscode
     found = cli_findings(repo)
     # (a finding of a whole file, or of a missing one, is shown at its start)
     expected = sorted((f["path"], f["code"], f["line"] or 1, f["column"] or 1) for f in found)
@@ -172,7 +176,7 @@ def test_the_problems_panel_lists_the_repository_findings_with_their_codes_and_l
 
 
 def test_completion_offers_the_experiment_ids_and_hover_shows_the_leaf_value(vscode):
-    wb, repo = vscode
+    wb, repo, _ = vscode
     wb.open_file(BOARD)
     # line 22: `  - { experiment_id: "code-review-test-skillopt-...", phase: "test" }`
     wb.go_to(22, 23)
@@ -198,7 +202,7 @@ def test_completion_offers_the_experiment_ids_and_hover_shows_the_leaf_value(vsc
 
 
 def test_an_edit_brings_a_diagnostic_and_fix_all_repairs_it(vscode):
-    wb, repo = vscode
+    wb, repo, _ = vscode
     wb.open_file(BOARD)
     wb.go_to(2, 27)  # leaderboard_id: "code-eval|"
     wb.type("-x")
@@ -214,3 +218,29 @@ def test_an_edit_brings_a_diagnostic_and_fix_all_repairs_it(vscode):
     # the open file's findings shown once, as many as a run counts
     found = cli_findings(repo)
     assert counts(wb) == (sum(f["severity"] == "error" for f in found), sum(f["severity"] == "warning" for f in found))
+
+
+TOASTS = "[...document.querySelectorAll('.notification-toast')].map(t => t.innerText)"
+
+
+def test_without_a_server_one_notification_says_what_to_install_and_restart_recovers(vscode):
+    wb, repo, _ = vscode
+    # the workspace's settings (trusted here) name no program, and none is on PATH: nothing to start
+    settings = repo / ".vscode" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"penguin-lint.path": [str(repo.parent / "nowhere")]}))
+    wb.wait(f"document.querySelector('{STATUS} .codicon-error')", "penguin-lint failed")
+    toasts = wb.wait(f"{TOASTS}.filter(t => t.includes('penguin-lint'))", "the notification")
+    assert len(toasts) == 1 and "no penguin-lint language server found" in toasts[0]
+    assert "pip install 'penguin-lint[lsp]'" in toasts[0]
+    wb.command("penguin-lint: Show Server Log")
+    log = wb.wait("[...document.querySelectorAll('.panel .monaco-editor .view-lines')].map(v => v.innerText)"
+                  ".join('\\n').replace(/\\u00a0/g, ' ').includes('nowhere (penguin-lint.path)')", "the log")
+    assert log
+    # no restart loop: still one notification, the server still stopped
+    time.sleep(3)
+    assert len([t for t in wb.js(TOASTS) if "penguin-lint" in t]) == 1
+    assert wb.js(f"!!document.querySelector('{STATUS} .codicon-error')")
+    settings.unlink()
+    wb.command("penguin-lint: Restart Server")
+    wb.wait(f"document.querySelector('{STATUS} .codicon-check')", "penguin-lint running again")
