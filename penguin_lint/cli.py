@@ -389,14 +389,26 @@ def _preview_text(preview, repo, ids, before, fmt, all_rows, boards=None) -> str
 
 
 @click.command("lsp", context_settings={"help_option_names": ["-h", "--help"]})
-def lsp_cmd():
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Only these rule codes, prefixes or names (comma-separated), as for a run.")
+@click.option("--ignore", multiple=True, metavar="CODES",
+              help="Skip these rule codes, prefixes or names (comma-separated), as for a run.")
+def lsp_cmd(select, ignore):
     """Run the language server on standard input and output (for editors;
     needs the lsp extra: pip install 'penguin-lint[lsp]')."""
+    from penguin_lint.core.config import rule_list
+    from penguin_lint.rules import rule_codes
+
+    try:  # said before the editor waits on a server that cannot start
+        chosen = {name: rule_list(list(value), rule_codes(), f"--{name}") if value else []
+                  for name, value in (("select", select), ("ignore", ignore))}
+    except ValueError as e:
+        raise fail(str(e))
     try:
         from penguin_lint.lsp.server import serve
     except ImportError as e:
         raise fail(f"the language server needs pygls 2 (pip install 'penguin-lint[lsp]'): {e}")
-    serve()
+    serve(**chosen)
 
 
 @click.command("schemas", context_settings={"help_option_names": ["-h", "--help"]})

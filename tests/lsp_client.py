@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Sequence
 
 
 def uri_of(path: Path) -> str:
@@ -18,10 +18,10 @@ def uri_of(path: Path) -> str:
 
 class LspClient:
     def __init__(self, cwd: Path, timeout: float = 30.0, env: Optional[Dict[str, str]] = None,
-                 python: str = sys.executable):
+                 python: str = sys.executable, args: Sequence[str] = ()):
         self.timeout = timeout
         # python: the interpreter whose penguin-lint serves (another install's, for the release check)
-        self.proc = subprocess.Popen([python, "-m", "penguin_lint", "lsp"], cwd=str(cwd), env=env,
+        self.proc = subprocess.Popen([python, "-m", "penguin_lint", "lsp", *args], cwd=str(cwd), env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self._next_id = 0
         self._messages: "queue.Queue[Optional[dict]]" = queue.Queue()

@@ -191,7 +191,7 @@ def projects(ls) -> List[Project]:
         if uri.startswith("file:") and path.is_dir():
             root = find_root(path)
             if root not in ls.projects:
-                ls.projects[root] = Project(root)
+                ls.projects[root] = ls.new_project(root)
     return list(ls.projects.values())
 
 

@@ -25,8 +25,11 @@ from penguin_lint.rules import all_rules, rule_codes
 
 
 class Project:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, select: Iterable[str] = (), ignore: Iterable[str] = ()):
         self.root = root
+        #: the rule codes ``penguin-lint lsp --select/--ignore`` gave (over the configuration's)
+        self.select: List[str] = list(select)
+        self.ignore: List[str] = list(ignore)
         #: why the repository cannot be linted (an invalid configuration), or None
         self.error: Optional[str] = None
         self.error_shown: Optional[str] = None
@@ -39,7 +42,7 @@ class Project:
         except ConfigError as e:
             self.config = Config()
             self.error = str(e)
-        self.rules = enabled_rules(self.config)
+        self.rules = enabled_rules(self.config, self.select or None, self.ignore)
         # what git says of a folder's last commit, asked again once the
         # configuration is (the time a hint proposes for last_update)
         self.history = FolderHistory(self.root)

@@ -59,6 +59,8 @@ class PenguinServer(LanguageServer):
         self.workspace_findings: Dict[Path, object] = {}
         #: (id of a text, encoding) -> (the text, its TextMap), oldest first
         self._textmaps: Dict[Tuple[int, str], Tuple[str, TextMap]] = {}
+        #: (select, ignore): the rule codes of ``penguin-lint lsp --select/--ignore``
+        self.rule_options: Tuple[List[str], List[str]] = ([], [])
 
     # -- documents --------------------------------------------------------------
     def locate(self, uri: str, create: bool = True) -> Optional[Tuple[Project, str]]:
@@ -80,8 +82,11 @@ class PenguinServer(LanguageServer):
         if project is None:
             if not create:
                 return None
-            project = self.projects[root] = Project(root)
+            project = self.projects[root] = self.new_project(root)
         return project, rel
+
+    def new_project(self, root: Path) -> Project:
+        return Project(root, *self.rule_options)
 
     def text_of(self, uri: str) -> str:
         return self.workspace.get_text_document(uri).source
@@ -364,8 +369,9 @@ class _OneLine(logging.Formatter):
         return f"penguin-lint lsp: {record.levelname.lower()}: {message}"
 
 
-def serve() -> None:
-    """Serve on standard input and output until the client says exit."""
+def serve(select: List[str] = (), ignore: List[str] = ()) -> None:
+    """Serve on standard input and output until the client says exit, with
+    the rules ``select``/``ignore`` leave (codes, over the configuration's)."""
     # The protocol owns standard output: anything printed by mistake goes to
     # standard error instead of corrupting a message.
     stdin, stdout = sys.stdin.buffer, sys.__stdout__.buffer
@@ -374,4 +380,6 @@ def serve() -> None:
     handler.setFormatter(_OneLine())
     handler.addFilter(DropTraceback())
     logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
-    make_server().start_io(stdin, stdout)
+    server = make_server()
+    server.rule_options = (list(select), list(ignore))
+    server.start_io(stdin, stdout)

@@ -190,7 +190,8 @@ def _child(project: Project, write_end: int) -> None:
         from penguin_lint.api import lint
 
         with os.fdopen(write_end, "wb") as out:
-            result = lint(project.root, progress=lambda found: write_message(out, ("part", found)))
+            result = lint(project.root, select=project.select or None, ignore=project.ignore or None,
+                          progress=lambda found: write_message(out, ("part", found)))
             write_message(out, ("all", list(result.findings)))
         status = 0
     except BaseException as e:  # said on standard error, the server's log
@@ -234,6 +235,8 @@ async def _run_process(project: Project) -> Optional[List[Finding]]:
     try:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "penguin_lint", "--all", "--format", "json", "--root", str(project.root),
+            *(f"--{name}={','.join(codes)}" for name, codes in (("select", project.select),
+                                                                  ("ignore", project.ignore)) if codes),
             cwd=str(project.root), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE)
     except OSError as e:

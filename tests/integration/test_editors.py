@@ -102,9 +102,10 @@ YAML_SCHEMAS = {"leaderboard.json", "meta_info.json", "summary.json", "attempt.j
 
 
 def test_the_editor_snippets_parse_and_associate_every_schema_with_its_files():
-    (vscode,) = [json.loads(b) for b in _blocks("json")]
+    settings = [json.loads(b) for b in _blocks("json")]
+    (vscode,) = [s for s in settings if "yaml.schemas" in s]  # (the extension starts the server)
     assert vscode["yaml.yamlVersion"] == "1.1"
-    assert vscode["glspc.server.command"] == "penguin-lint" and vscode["glspc.server.commandArguments"] == ["lsp"]
+    assert all(s["editor.codeActionsOnSave"] == {"source.fixAll.penguin-lint": "explicit"} for s in settings)
     _check([(_schema_name(k), g) for k, v in vscode["yaml.schemas"].items() for g in _globs(v)], True,
            YAML_SCHEMAS)
     _check([(_schema_name(e["url"]), g) for e in vscode["json.schemas"] for g in e["fileMatch"]], True,
