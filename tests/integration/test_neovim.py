@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 from tests.conftest import VALID, write_repo
+from tests.real_programs import need
 
 SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
 BOARD = "leaderboards/lb/leaderboard.yaml"
@@ -67,7 +68,7 @@ def test_neovim_shows_the_findings_of_a_buffer_and_follows_its_edits(tmp_path):
         + SCRIPT)
     env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
                XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
-    proc = subprocess.run(["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {script}"],
+    proc = subprocess.run([need("nvim", package="neovim"), "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {script}"],
                           cwd=str(root), env=env, capture_output=True, timeout=120,
                           stdin=subprocess.DEVNULL)
     assert out.exists(), proc.stderr.decode("utf-8", "replace")[-2000:]
