@@ -157,6 +157,10 @@ def lint(paths, all_, root, diff_base, committed, fmt, select, ignore, strict, e
             options.update(exists=lambda p: repo.entry(p[len(prefix):]) is not None,
                            summary_path=summary_path(os.environ), blob_base=blob_base(os.environ))
         result = relocate(result, prefix)
+    if fix and exit_zero and fmt == "text" and os.environ.get("PRE_COMMIT") == "1":
+        # the penguin-lint-fix hook: the penguin-lint hook lists what is left,
+        # and pre-commit shows both when a commit fails
+        options["left_to_list"] = "the penguin-lint hook lists"
     stream = LogGuard(_open_output(output, root)) if output else sys.stdout
     try:
         options["color"] = use_color(color, stream if not output else None)
