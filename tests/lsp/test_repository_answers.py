@@ -285,3 +285,35 @@ def test_a_file_changed_on_disk_is_linted_again_and_the_client_asked_to_pull(tmp
         assert {p for p, i in third.items() if i["kind"] == "unchanged"} == set(WITH_BAD_META)
     finally:
         assert client.close() == 0
+
+
+def test_completion_offers_the_model_harness_and_algorithm_the_board_already_uses(tmp_path):
+    root = _repo(tmp_path)
+    for n, (model, harness) in enumerate([("m", "h"), ("m3", "h2")], start=3):
+        write = root / f"experiments/lb/exp-{n}/meta_info.yaml"
+        write.parent.mkdir(parents=True)
+        write.write_text(f"experiment_id: exp-{n}\nbenchmark_id: bench-a\nharness_name: {harness}\n"
+                         f"model_name: {model}\nalgorithm: skillopt\n")
+    # another board's names are not this board's
+    other = root / "experiments/other/x-1/meta_info.yaml"
+    other.parent.mkdir(parents=True)
+    other.write_text("experiment_id: x-1\nbenchmark_id: bench-a\nharness_name: far\nmodel_name: far\nalgorithm: far\n")
+    client = LspClient(root)
+    client.initialize(root)
+    try:
+        # a new experiment's meta_info.yaml, being typed
+        meta = "experiments/lb/exp-9/meta_info.yaml"
+        (root / meta).parent.mkdir(parents=True)
+        text = "experiment_id: exp-9\nbenchmark_id: bench-a\nharness_name: \nmodel_name: m\nalgorithm: \n"
+        (root / meta).write_text(text)
+        uri = _open(client, root, meta, text)
+        models = _ask(client, "textDocument/completion", uri, 3, len("model_name: m"))
+        # the most used first, with how many experiments use it; exp-9's own half-typed "m" is not offered
+        assert [(i["label"], i.get("detail")) for i in models["items"]] == [
+            ("m", "2 experiments"), ("m2", "1 experiment"), ("m3", "1 experiment")]
+        assert models["items"][0]["textEdit"]["newText"] == "m"
+        assert _labels(_ask(client, "textDocument/completion", uri, 2, len("harness_name: "))) == ["h", "h2"]
+        assert _labels(_ask(client, "textDocument/completion", uri, 4, len("algorithm: "))) == \
+            ["baseline", "skillopt"]
+    finally:
+        assert client.close() == 0
