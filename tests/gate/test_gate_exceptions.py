@@ -91,7 +91,7 @@ def test_the_label_being_set_makes_the_added_suppressions_apply(tmp_path, git_en
     assert run.outputs["errors"] == "0"
     assert "**Approved by the label lint-exception**" in run.summary
     assert ("suppression of PL303 in this file is added by this change: PL303 applies in this run, "
-            "approved by the label 'lint-exception'") in run.summary
+            "approved by the label `lint-exception`") in run.summary
 
 
 def test_a_push_after_the_label_does_not_inherit_the_approval(tmp_path, git_env):

@@ -184,7 +184,7 @@ def test_the_action_annotates_an_added_suppression_and_lists_it_in_the_summary(t
     assert notice in commands, commands
     assert "### 1 suppression added by this change\n" in run.summary
     assert ("experiments/lb/exp-1/test/summary.yaml:4](https://github.com/lab/benchmarks/blob/"
-            + "a" * 40 + f"/{SUMMARY}#L4): `suppression of PL303 in this file is added by this change") in run.summary
+            + "a" * 40 + f"/{SUMMARY}#L4): suppression of PL303 in this file is added by this change") in run.summary
 
 
 def test_fix_in_a_pull_request_run_leaves_what_an_added_suppression_names(pr):

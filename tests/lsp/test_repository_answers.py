@@ -317,3 +317,15 @@ def test_completion_offers_the_model_harness_and_algorithm_the_board_already_use
             ["baseline", "skillopt"]
     finally:
         assert client.close() == 0
+
+
+def test_hover_shows_a_rules_meaning_as_markdown_without_literal_backticks(server):
+    root, client = server
+    text = LEADERBOARD.replace("leaderboard_id: lb\n", "leaderboard_id: lb\nextra: 1  # penguin-lint: disable=PL104,PL203\n")
+    board = _open(client, root, BOARD, text)
+    answer = _ask(client, "textDocument/hover", board, 1, len("extra: 1  # pen"))
+    note = answer["contents"]["value"]
+    # the summary is the rule's own Markdown: its code spans are code, not text in backticks in one
+    assert "**PL008** `unused-suppression`: an inline `penguin-lint: disable` comment that suppresses nothing" \
+        in note, note
+    assert "`` `" not in note and "` ``" not in note, note
