@@ -48,5 +48,7 @@ def report(result, stream, **_):
     checked = files_checked(result)
     if getattr(result, "nothing_checked", False):  # no green check on nothing
         emit_command(stream, logissue("error", f"penguin-lint: nothing checked ({checked})"))
+    e, w = result.errors, result.warnings
     stream.write(safe_line(f"penguin-lint: {no_changes(result)}" if no_changes(result) else
-                           f"penguin-lint: {result.errors} error(s), {result.warnings} warning(s) ({checked})") + "\n")
+                           f"penguin-lint: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''} "
+                           f"({checked})") + "\n")

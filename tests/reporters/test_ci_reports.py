@@ -271,4 +271,4 @@ def test_azure_report_from_the_command_line_logs_each_finding(repo):
     assert sorted(issues) == sorted([("PL203", BENCH, "4", "error"), ("PL303", SUMMARY, "2", "error"),
                                      ("PL303", SUMMARY, "3", "error"),
                                      ("PL205", "packages/bench-a/CASE-001-one/rubric/README.md", None, "error")])
-    assert run.output.splitlines()[-1].startswith("penguin-lint: 4 error(s), 0 warning(s)")
+    assert run.output.splitlines()[-1].startswith("penguin-lint: 4 errors, 0 warnings (")
