@@ -15,6 +15,7 @@ from typing import List, Optional
 
 import click
 
+from penguin_lint.formats import FORMATS, REPOSITORY_PATHS
 from penguin_lint.reporters.console import say, show
 from penguin_lint.output.log_guard import LogGuard, guarded_std, safe_line
 
@@ -39,7 +40,7 @@ def fail(message: str) -> "click.exceptions.Exit":
 @click.option("--committed", is_flag=True,
               help="In a diff run, the change is what HEAD commits: uncommitted and untracked files are not "
                    "looked for (a CI checkout has none; git would stat every file to say so).")
-@click.option("--format", "fmt", type=click.Choice(["text", "concise", "json", "github", "sarif"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True, help="Output format.")
 @click.option("--select", multiple=True, metavar="CODES",
               help="Only these rule codes, prefixes or names (comma-separated).")
@@ -147,7 +148,7 @@ def lint(paths, all_, root, diff_base, committed, fmt, select, ignore, strict, e
     if statistics:
         from penguin_lint.reporters.statistics import report as reporter
         options["json_format"] = fmt == "json"
-    if fmt in ("github", "sarif"):
+    if fmt in REPOSITORY_PATHS:
         from penguin_lint.github.environment import blob_base, relocate, repository_prefix, summary_path
 
         # GitHub names files from the repository root, not from a subfolder.
@@ -156,6 +157,10 @@ def lint(paths, all_, root, diff_base, committed, fmt, select, ignore, strict, e
             options.update(exists=lambda p: repo.entry(p[len(prefix):]) is not None,
                            summary_path=summary_path(os.environ), blob_base=blob_base(os.environ))
         result = relocate(result, prefix)
+    if fix and exit_zero and fmt == "text" and os.environ.get("PRE_COMMIT") == "1":
+        # the penguin-lint-fix hook: the penguin-lint hook lists what is left,
+        # and pre-commit shows both when a commit fails
+        options["left_to_list"] = "the penguin-lint hook lists"
     stream = LogGuard(_open_output(output, root)) if output else sys.stdout
     try:
         options["color"] = use_color(color, stream if not output else None)
@@ -434,7 +439,7 @@ def schemas_cmd(dest, show_path):
 
 @click.command("merge", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("reports", nargs=-1, metavar="REPORT.json...")
-@click.option("--format", "fmt", type=click.Choice(["text", "concise", "json", "github", "sarif"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True, help="Output format.")
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
@@ -453,7 +458,7 @@ def merge_cmd(reports, fmt, strict, color, output):
         raise fail(str(e))
     result = merged.result
     options = {"rules": {r.code: r for r in all_rules()}}
-    if fmt in ("github", "sarif"):
+    if fmt in REPOSITORY_PATHS:
         from penguin_lint.github.environment import blob_base, relocate, summary_path
 
         prefix = merged.prefix

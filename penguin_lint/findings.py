@@ -52,6 +52,10 @@ class Finding:
     # What --fix would do with it: "safe" (repaired by --fix), "unsafe"
     # (only with --unsafe-fixes), None (nothing; or not asked: --fix runs)
     fix: Optional[str] = field(default=None, compare=False, repr=False)
+    # The text --fix would write for it, where ``fix`` is set: a list of
+    # ``(start_line, start_column, end_line, end_column, text)``, 1-based,
+    # the end exclusive, columns counted in UTF-8 bytes (reviewdog's rdjson)
+    replacements: Optional[list] = field(default=None, compare=False, repr=False)
     # An inline suppression carried to the end of the run (suppressions.py);
     # set only on the carriers the engine removes before reporting.
     directive: Optional[object] = field(default=None, compare=False, repr=False)

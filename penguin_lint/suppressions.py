@@ -378,6 +378,8 @@ class Ledger:
         self._uses: Dict[Tuple[str, int, int], list] = {}
         self._by_path: Dict[str, Tuple[Dict[int, List[list]], List[list]]] = {}
         self._suppressed: Set[tuple] = set()
+        # (path, line, column, code) that PL008 reported as suppressing nothing
+        self._unused: Set[tuple] = set()
 
     @property
     def suppressed(self) -> int:
@@ -464,11 +466,15 @@ class Ledger:
         return rest
 
     def added(self, report=None) -> List[AddedSuppression]:
-        """The suppressions the change adds, in the files ``report`` accepts."""
+        """The suppressions the change adds, in the files ``report`` accepts;
+        a code PL008 reported (:meth:`unused`, called first) is left out: one
+        comment gets one verdict, "suppresses nothing"."""
         out = []
         for path, d, _used, codes, held in self._uses.values():
             if codes and (report is None or report(path)):
-                added = tuple(c for c in d.codes if c in codes)
+                added = tuple(c for c in d.codes if c in codes and (path, d.line, d.column, c) not in self._unused)
+                if not added:
+                    continue
                 a = AddedSuppression(path, d.line, d.column, d.end_column, d.scope, added, held[0])
                 if self.consent is not None:
                     self.consent.describe(a, d)
@@ -491,6 +497,7 @@ class Ledger:
                       if code in enabled and code not in used and code not in UNSUPPRESSIBLE]
             if not judged:
                 continue
+            self._unused.update((path, d.line, d.column, code) for code in judged)
             where = "on this line" if d.scope == LINE else "in this file"
             if d.scope == LINE and d.own_line:
                 hint = ("a 'disable' comment applies to the line it ends: move it to the end "

@@ -17,6 +17,7 @@ FOLDERS = {
     "cache": ["penguin_lint/cache"],
     "engine": ["penguin_lint/engine", "penguin_lint/api.py"],
     "github": ["penguin_lint/github", "penguin_lint/output", "action.yml"],
+    "reporters": ["penguin_lint/reporters", "penguin_lint/formats.py"],
     "lsp": ["penguin_lint/lsp"],
     "fixes": ["penguin_lint/fixes"],
     "docs": ["docs", "penguin_lint/rules/docs.py"],

@@ -32,3 +32,19 @@ def mark_fixable(findings: List[Finding], repo, ctx, rules: Dict[str, object]) -
                 continue  # --fix says so when asked; a mark is only a mark
             if edits:
                 f.fix = rules[f.code].fixable
+                f.replacements = [replacement(source, e) for e in edits]
+
+
+def replacement(source, edit) -> tuple:
+    """An edit as ``(line, column, end_line, end_column, text)``, columns
+    in UTF-8 bytes of the line (what reviewdog counts)."""
+    return (*_position(source, edit.start), *_position(source, edit.end), edit.new)
+
+
+def _position(source, offset: int) -> tuple:
+    # lines as the loaders count them: LF ends one (CR LF keeps its CR before it)
+    text = source.text
+    start = text.rfind("\n", 0, offset) + 1
+    line = text.count("\n", 0, offset) + 1
+    bom = 3 if source.bom and line == 1 else 0  # the file's bytes hold it
+    return line, bom + len(text[start:offset].encode("utf-8", "surrogatepass")) + 1

@@ -18,7 +18,7 @@ from urllib.parse import quote
 from penguin_lint.reporters.wording import NEW_ONLY_HINT, files_checked, has_old, holds_none, no_changes, why
 from penguin_lint.rules import get_rule
 from penguin_lint.rules.docs import rule_url
-from penguin_lint.output.markdown import md
+from penguin_lint.output.markdown import md, md_text
 from penguin_lint.version import __version__
 
 #: the summary's heading names the release that ran (the Action installs from its own tag)
@@ -109,10 +109,11 @@ def render(result, findings, blob_base: Optional[str] = None,
             line = ""
             if f.line is not None:
                 line = f"[{int(f.line)}]({url}#L{int(f.line)})" if url else str(int(f.line))
-            msg = md(f.message) + (f"<br>*hint:* {md(f.hint)}" if f.hint else "")
+            # prose, its values in code spans: every message reads the same way
+            msg = md_text(f.message) + (f"<br>*hint:* {md_text(f.hint)}" if f.hint else "")
             because = why(f, result)
             if because:  # already in the base, or caused by which change
-                msg += f"<br>*{md(because)}*"
+                msg += f"<br>*{md_text(because)}*"
             rows.append(f"| {icon} | {line} | {rule_cell(f.code, f.name)} | {msg} |\n")
         cost = _size(section) + 1
         if used + cost + _size(rows[0]) + _NOTE_ROOM > budget:
@@ -147,7 +148,7 @@ def _added_section(result, blob_base: Optional[str], budget: int) -> str:
         url = file_url(blob_base, a.path)
         where = f"{md(a.path, cell=False)}:{int(a.line)}"
         where = f"[{where}]({url}#L{int(a.line)})" if url else where
-        row = f"- :mag: {where}: {md(a.message, cell=False)}\n"
+        row = f"- :mag: {where}: {md_text(a.message, cell=False)}\n"
         if _size(text) + _size(row) + _NOTE_ROOM > budget:
             text += f"- {plural(len(added) - i, 'more suppression')} {CUT_NOTE} The step's log prints every one.\n"
             break

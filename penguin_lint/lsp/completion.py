@@ -3,7 +3,9 @@
 In a leaderboard, ``experiment_id`` offers the experiments of the board's
 ``experiments/`` folder, ``phase`` the phases that experiment has,
 ``metric`` the numbers its phase's summary holds, ``op`` the operations;
-in a ``meta_info.yaml``, ``benchmark_id`` offers the packages' benchmarks;
+in a ``meta_info.yaml``, ``benchmark_id`` offers the packages' benchmarks,
+and ``model_name``, ``harness_name`` and ``algorithm`` the values the
+board's other experiments use (the most used first);
 in an attempt, ``source`` the tasks of the experiment's benchmark.
 """
 from __future__ import annotations
@@ -16,6 +18,9 @@ from penguin_lint.lsp.cursor import Spot
 from penguin_lint.lsp.knowledge import Knowledge
 from penguin_lint.rules._expressions import DEFAULT_METRIC, OPS, show
 
+# the names of a meta_info.yaml that a board's experiments share (PL403
+# compares them): offered from the values its other experiments use
+SHARED_NAMES = ("model_name", "harness_name", "algorithm")
 # no list longer than this is sent (a board of many experiments): the
 # editor filters what it gets by what is typed, so the server filters first
 MAX_ITEMS = 500
@@ -43,6 +48,11 @@ def candidates(know: Knowledge, kind: str, groups: dict, spot: Spot) -> List[typ
         items = [types.CompletionItem(label=op, kind=types.CompletionItemKind.Operator) for op in OPS]
     elif kind == "meta_info" and spot.key == "benchmark_id":
         items = [types.CompletionItem(label=b, kind=kind_) for b in know.benchmarks()]
+    elif kind == "meta_info" and spot.key in SHARED_NAMES:
+        used = know.meta_values(board, spot.key, besides=groups.get("experiment"))
+        items = [types.CompletionItem(label=v, kind=kind_, detail=f"{n} experiment{'s' if n != 1 else ''}",
+                                      sort_text=f"{i:06d}")
+                 for i, (v, n) in enumerate(sorted(used.items(), key=lambda vn: (-vn[1], vn[0])))]
     elif kind == "attempt" and spot.key == "source":
         benchmark = know.benchmark_of(board, groups.get("experiment"))
         items = [types.CompletionItem(label=t, kind=kind_, detail=benchmark) for t in know.tasks(benchmark)]

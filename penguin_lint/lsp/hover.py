@@ -89,7 +89,8 @@ def finding(findings: List[Finding]) -> Optional[str]:
     parts = []
     for f in findings:
         rule = get_rule(f.code)
-        parts.append(f"**{f.code}** {_code(rule.name)}: {escape_markdown(rule.summary)}"
+        # a rule's summary is the project's own Markdown (its code spans stay code)
+        parts.append(f"**{f.code}** {_code(rule.name)}: {rule.summary}"
                      f" ([{f.code}]({rule_docs(f.code, uri=True)}))")
     return "\n\n".join(parts) or None
 
@@ -107,7 +108,7 @@ def suppression(text: str, fmt: str, line: int, column: int, here: str) -> Optio
         for code in d.codes:
             if code in known:
                 rule = get_rule(code)
-                lines.append(f"- **{code}** {_code(rule.name)}: {escape_markdown(rule.summary)}"
+                lines.append(f"- **{code}** {_code(rule.name)}: {rule.summary}"
                              f" ([page]({rule_docs(code, uri=True)}))")
             else:
                 lines.append(f"- {_code(code)}: no such rule")

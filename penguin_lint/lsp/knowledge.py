@@ -91,6 +91,19 @@ class Knowledge:
         b = self.top_level(self.meta_path(board, experiment)).get("benchmark_id")
         return b if isinstance(b, str) else None
 
+    def meta_values(self, board: str, key: str, besides=None) -> Dict[str, int]:
+        """The values of ``key`` (``model_name``, ...) in the meta_info.yaml of
+        a leaderboard's experiments but ``besides``, with how many use each:
+        the names the board's expressions compare (PL403)."""
+        counts: Dict[str, int] = {}
+        for e in self.experiments(board):
+            if e == besides:
+                continue
+            value = self.top_level(self.meta_path(board, e)).get(key)
+            if isinstance(value, str) and value:
+                counts[value] = counts.get(value, 0) + 1
+        return counts
+
     def top_level(self, path: Optional[str]) -> dict:
         if path is None:
             return {}

@@ -2,7 +2,8 @@
 line penguin-lint writes is kept from being one.
 
 The runner acts on a line that starts with ``::`` (once leading blanks are
-trimmed) and on ``##[`` anywhere in a line. File names, keys and values come
+trimmed) and on ``##[`` anywhere in a line; Azure Pipelines' agent on
+``##vso[`` anywhere in a line. File names, keys and values come
 from the pull request: whatever of them reaches stdout, stderr or a report
 file passes through here first (``safe_line``, ``LogGuard``).
 """
@@ -43,11 +44,19 @@ FORGED = "##["
 #: ``##[`` as it is written instead: a visible escape that is also a JSON
 #: escape, so the same replacement keeps JSON valid and equal when parsed.
 DEFUSED = "#\\u0023["
+#: Azure Pipelines' logging command, anywhere in a line (any case, to be safe)
+AZURE = re.compile(r"##(?=vso\[)", re.I)
+AZURE_PREFIX = "##vso["
 
 
 def defuse(text: str) -> str:
-    """``text`` with no ``##[`` left in it."""
-    return text.replace(FORGED, DEFUSED) if FORGED in text else text
+    """``text`` with no ``##[`` and no ``##vso[`` left in it (the second
+    ``#`` written as the same JSON escape)."""
+    if FORGED in text:
+        text = text.replace(FORGED, DEFUSED)
+    if "##" in text:
+        text = AZURE.sub("#\\\\u0023", text)
+    return text
 
 
 def _no_command_start(s: str) -> str:
@@ -75,8 +84,7 @@ _COMMAND_AFTER_CR = re.compile(r"(?<=\r)(\s*):(?=:)")
 def guard_block(text: str) -> str:
     """Complete lines of output, each made unable to act as a workflow
     command; other bytes (colours, tabs, JSON) are kept as they are."""
-    if FORGED in text:
-        text = text.replace(FORGED, DEFUSED)
+    text = defuse(text)
     if "::" in text:
         text = _COMMAND_START.sub(r"\1\\x3a", text)
         if "\r" in text:
@@ -85,8 +93,8 @@ def guard_block(text: str) -> str:
 
 
 def emit_command(stream, line: str) -> None:
-    """Write one workflow command of penguin-lint's own (``::error ...``),
-    which a guarded stream lets start its line."""
+    """Write one workflow command of penguin-lint's own (``::error ...``,
+    ``##vso[task.logissue ...]``), which a guarded stream lets start its line."""
     getattr(stream, "command", stream.write)(line + "\n")
 
 
@@ -135,10 +143,16 @@ class LogGuard:
         if self._pending or "\n" in body or "\r" in body:
             self.write(line)  # not a line of its own: no command
             return
-        # ``::name properties::message``: the message must carry no ``##[``
+        if body.startswith(AZURE_PREFIX):
+            # ``##vso[area.event properties]message``: its own prefix only
+            self._stream.write(AZURE_PREFIX + defuse(body[len(AZURE_PREFIX):]) + "\n")
+            return
+        # ``::name properties::message``: the message must carry no ``##[``,
+        # and no part of the line Azure's ``##vso[`` (a file property too)
         sep = body.find("::", 2)
         sep = 2 if sep < 0 else sep
-        self._stream.write(body[:sep] + defuse(body[sep:]) + "\n")
+        head = AZURE.sub("#\\\\u0023", body[:sep]) if "##" in body[:sep] else body[:sep]
+        self._stream.write(head + defuse(body[sep:]) + "\n")
 
     def finish(self) -> None:
         """Pass on everything held, a last line without a line break too."""

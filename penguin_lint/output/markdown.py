@@ -37,3 +37,42 @@ def code_span(s: str, cell: bool = True) -> str:
     fence = "`" * (max((len(run) for run in re.findall(r"`+", s)), default=0) + 1)
     pad = " " if s[0] == "`" or s[-1] == "`" or (s[0] == " " and s[-1] == " " and s.strip()) else ""
     return f"{fence}{pad}{s}{pad}{fence}"
+
+
+# A word of prose that is inert as it stands: the plain characters, "?" and
+# "!" (a link needs "[", which is not among them), and colons at its end
+# (an emoji shortcode or an autolink needs one inside a word).
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9,;'\"=()/+\-.%?!\u2192\u25b2\u25bc]*:*\Z")
+# a value a message quotes: 'x', not the apostrophe of "board's"
+_QUOTED = re.compile(r"(?<![\w'])'([^'\n]*)'(?![\w'])")
+
+
+def md_text(text, cell: bool = True) -> str:
+    """A message or hint as inert Markdown that reads as prose: each value
+    it quotes ('x') a code span without its quotes, each other word as it
+    is when it is plain, else a code span of its own. Every message reads
+    the same way, whatever characters its values hold."""
+    s = sanitize(text)
+    out, at = [], 0
+    for m in _QUOTED.finditer(s):
+        out.append(_words(s[at:m.start()], cell))
+        out.append(code_span(m.group(1) or "''", cell))
+        at = m.end()
+    out.append(_words(s[at:], cell))
+    return "".join(out)
+
+
+# the punctuation around a word that stays prose: "(last_update)," keeps its
+# parenthesis and comma outside the code span
+_AROUND = re.compile(r"([(\"]*)(.*?)([)\".,;:?!]*)\Z", re.S)
+
+
+def _words(s: str, cell: bool) -> str:
+    out = []
+    for p in re.split(r"(\s+)", s):
+        if not p or p.isspace() or (_PLAIN_WORD.match(p) and not _REFERENCE.search(p)):
+            out.append(p)
+        else:
+            lead, core, tail = _AROUND.match(p).groups()
+            out.append(lead + code_span(core, cell) + tail)
+    return "".join(out)

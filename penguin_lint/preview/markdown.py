@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from penguin_lint.output.log_guard import sanitize
-from penguin_lint.output.markdown import md  # inert Markdown: no link, HTML or mention
+from penguin_lint.output.markdown import md, md_text  # inert Markdown: no link, HTML or mention
 from penguin_lint.preview.cells import HEADERS, arrow, cells, entry, num, ordered, rank_move, std_cell
 from penguin_lint.preview.model import AXES, Board
 
@@ -39,7 +39,7 @@ def render_markdown(boards: Sequence[Board]) -> str:
         out.append(f"### {md(b.leaderboard, False)}" + (f": {md(b.title, False)}" if b.title else ""))
         out.append("")
         if b.problem:
-            out += [md(b.problem, False), ""]
+            out += [md_text(b.problem, False), ""]
             continue
         if b.note:  # the tool's own words (numbers only from the file): no code span
             out += [f"*{sanitize(b.note)}*", ""]
@@ -67,7 +67,7 @@ def render_changes_markdown(results, all_rows: bool = False) -> str:
         out.append(f"### {md(a.leaderboard, False)}" + (f": {md(title, False)}" if title else ""))
         out.append("")
         if a.problem or b.problem:
-            out.append(f"before: {md(b.problem or 'ok', False)}; after: {md(a.problem or 'ok', False)}")
+            out.append(f"before: {md_text(b.problem or 'ok', False)}; after: {md_text(a.problem or 'ok', False)}")
             out.append("")
         for note in dict.fromkeys(n for n in (b.note, a.note) if n):
             out += [f"*{sanitize(note)}*", ""]

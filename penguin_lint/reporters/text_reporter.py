@@ -8,11 +8,13 @@ from penguin_lint.reporters.wording import (FIX_MARK, NEW_ONLY_HINT, files_check
 _RED, _YELLOW, _BOLD, _DIM, _CYAN, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
 
 
-def report(result, stream, color: bool = False, **_):
+def report(result, stream, color: bool = False, left_to_list: str = "", **_):
+    """``left_to_list``: who lists the findings instead (the fixing hook's
+    "the penguin-lint hook lists"): only the summary is written."""
     def c(code, text):
         return f"{code}{text}{_RESET}" if color else text
 
-    for f in result.findings:
+    for f in ([] if left_to_list else result.findings):
         loc = safe_line(f.path)  # the path starts the line: it must not start a CI command
         if f.line is not None:
             loc += f":{f.line}:{f.column or 1}"
@@ -27,9 +29,9 @@ def report(result, stream, color: bool = False, **_):
         because = why(f, result)
         if because:
             stream.write(defuse(f"    {c(_DIM, 'note:')} {because}") + "\n")
-    if has_old(result):
+    if has_old(result) and not left_to_list:
         stream.write(defuse(f"{c(_DIM, 'note:')} {NEW_ONLY_HINT}") + "\n")
-    for a in getattr(result, "suppressions_added", None) or ():
+    for a in ([] if left_to_list else getattr(result, "suppressions_added", None) or ()):
         # the reviewer sees every suppression a change adds
         loc = safe_line(a.path) + f":{a.line}:{a.column}"
         stream.write(defuse(f"{c(_BOLD, loc)}: {sanitize(a.message)}" + c(_DIM, " (notice)")) + "\n")
@@ -43,8 +45,9 @@ def report(result, stream, color: bool = False, **_):
             stream.write(f"{done}; none remain ({files}).\n")
         else:
             left = e + w
+            by = f"; {left_to_list} {'it' if left == 1 else 'them'}" if left_to_list else ""
             stream.write(f"{done}; {left} remain{'s' if left == 1 else ''}: {e} error{'s' if e != 1 else ''}, "
-                         f"{w} warning{'s' if w != 1 else ''} ({files}).\n")
+                         f"{w} warning{'s' if w != 1 else ''} ({files}){by}.\n")
     elif no_changes(result):
         stream.write(no_changes(result) + "\n")
     elif getattr(result, "baseline_written", None) is not None:

@@ -267,7 +267,9 @@ def test_pre_commit_example_output(tmp_path, monkeypatch):
     monkeypatch.chdir(root)
     run = lint(None, "packages/sql-puzzles/benchmark_config.toml", "--no-cache")
     assert run.code == 1 and run.output.splitlines() == ours
-    assert shown[:3] == ["penguin-lint" + "." * 61 + "Failed", "- hook id: penguin-lint", "- exit code: 1"]
+    # the hook is verbose (its notices show on a passing commit): pre-commit adds its duration
+    assert shown[:2] == ["penguin-lint" + "." * 61 + "Failed", "- hook id: penguin-lint"]
+    assert re.fullmatch(r"- duration: \d+(\.\d+)?s", shown[2]) and shown[3] == "- exit code: 1"
     # then the fixing hook: nothing to repair, and what is left is not its to fail on
     run = lint(None, "--fix", "--exit-zero", "packages/sql-puzzles/benchmark_config.toml", "--no-cache")
     assert run.code == 0 and shown[-1] == fix_head

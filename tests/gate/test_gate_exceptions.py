@@ -102,7 +102,7 @@ def test_the_label_being_set_makes_the_added_suppressions_apply(tmp_path, git_en
     assert run.outputs["errors"] == "0"
     assert "**Approved by the label lint-exception**" in run.summary
     assert ("suppression of PL303 in this file is added by this change: PL303 applies in this run, "
-            "approved by the label 'lint-exception'") in run.summary
+            "approved by the label `lint-exception`") in run.summary
 
 
 def test_a_push_after_the_label_does_not_inherit_the_approval(tmp_path, git_env):
@@ -158,14 +158,15 @@ def test_punctuation_is_no_reason(tmp_path, git_env):
 
 
 def test_only_the_allowed_code_of_a_comment_applies(tmp_path, git_env):
+    # one comment naming a code the base allows (PL201) and one it does not (PL104), each with a finding
     task = "packages/bench-a/CASE-001-one/task_config.toml"
-    text = ('id = "CASE-001-one"\ntitle = "One"\ndescription = "x"\nextra = 1\n'
-            "# penguin-lint: disable-file=PL104,PL303 kept for the importer\n")
-    run = step(tmp_path, 'allow-added-suppressions = ["PL303"]\n', {task: text, SUMMARY: REASONED}, event())
-    # PL104 (a warning) is held, PL303 applies
-    assert (run.code, run.outputs["errors"], run.outputs["warnings"]) == (0, "0", "2"), run.stdout + run.stderr
+    text = ('id = "CASE-001-two"\ntitle = "One"\ndescription = "x"\nextra = 1\n'
+            "# penguin-lint: disable-file=PL104,PL201 kept for the importer\n")
+    run = step(tmp_path, 'allow-added-suppressions = ["PL201"]\n', {task: text}, event())
+    # PL104 (a warning) is held, PL201 applies
+    assert (run.code, run.outputs["errors"], run.outputs["warnings"]) == (0, "0", "1"), run.stdout + run.stderr
     assert any(c.startswith(f"::warning file={task},line=4,") and "PL104" in c for c in run.commands())
-    assert ("suppression of PL104, PL303 in this file is added by this change: PL303 applies in this run, as "
+    assert ("suppression of PL104, PL201 in this file is added by this change: PL201 applies in this run, as "
             "allow-added-suppressions lists it, for the reason: kept for the importer; PL104 once merged, "
             "where it would hide 1 finding") in run.summary
     assert "Those the maintainers consented to apply in this run" in run.summary

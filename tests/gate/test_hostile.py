@@ -13,6 +13,7 @@ import re
 import time
 from pathlib import Path
 from typing import Optional
+from xml.etree import ElementTree
 
 import pytest
 import yaml
@@ -679,7 +680,15 @@ def test_names_and_values_are_escaped_in_every_format(repo):
             assert "\r" not in out
             for ln in out.splitlines():
                 assert not ln.startswith("::")
-        else:  # json and sarif are JSON: control characters only as escapes
+        elif fmt == "azure":  # one logging command per finding, nothing in a value starts another
+            assert "\r" not in out and not any(ln.startswith("::") for ln in out.splitlines())
+            commands = [ln for ln in out.splitlines() if "##vso[" in ln]
+            assert len(commands) == len(outputs["json"].findings)
+            assert all(c.startswith("##vso[task.logissue ") and c.count("##vso[") == 1 for c in commands)
+        elif fmt == "junit":  # XML 1.0 holds no control character: escapes only
+            assert all(ch == "\n" or " " <= ch for ch in out), fmt
+            ElementTree.fromstring(out.encode("utf-8"))
+        else:  # json, sarif, gitlab and rdjson are JSON: control characters only as escapes
             assert all(ch == "\n" or " " <= ch <= "~" for ch in out), fmt
             json.loads(out)
     paths = {f["path"] for f in outputs["json"].findings}

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+from penguin_lint.formats import FORMATS
 from penguin_lint.github import action
 from tests.conftest import lint
 from tests.gate.test_hostile import GOOD_META, every_format, hostile
@@ -16,6 +17,7 @@ FORGED = ("x\n::add-mask::secret", "y\r\n::stop-commands::tok", "z\u2028::error 
 def _no_command_lines(text: str) -> None:
     for line in re.split(r"\r\n|\r|\n|\u2028|\u2029|\x85", text):
         assert not line.startswith(("::", "##[")), line
+        assert "##vso[" not in line.lower(), line  # Azure Pipelines' agent reads it anywhere
 
 
 def test_nothing_to_lint_warning_prints_config_values_escaped(repo):
@@ -36,6 +38,17 @@ def test_a_folder_named_like_a_workflow_command_cannot_start_a_line(repo):
     _no_command_lines(run.output)
 
 
+def test_a_folder_named_like_an_azure_command_starts_none_in_any_format(repo):
+    forged = "x##vso[task.setvariable variable=ok]true"
+    root = repo({f"experiments/lb/{forged}/meta_info.yaml": GOOD_META.replace("algorithm: baseline", "algorithm: 7")})
+    for fmt, run in every_format(root).items():
+        assert forged.replace("##", "#\\u0023") in run.output or fmt in ("json", "sarif", "gitlab", "rdjson"), fmt
+        for line in run.output.splitlines():  # penguin-lint's own commands only
+            assert line.lower().count("##vso[") == line.startswith("##vso[task.logissue "), (fmt, line)
+        if fmt in ("json", "sarif", "gitlab", "rdjson"):  # still JSON, and the name read back as it is
+            assert forged in json.dumps(json.loads(run.output), ensure_ascii=False), fmt
+
+
 def test_every_error_line_is_sanitized(repo):
     run = lint(repo({".penguin-lint.toml": 'select = ["PL1"]\n"::error::x\\n::warning::y" = 1\n'}), "--all")
     assert run.code == 2 and run.stderr.count("\n") == 1
@@ -53,7 +66,7 @@ SURROGATE_JSON = '{"score": 50.0,\n "\\ud800": "\\udfff"}\n'
 def test_lone_surrogate_in_every_format(repo):
     root = repo({".penguin-lint.toml": SURROGATE_CONFIG, SURROGATE_FILE: SURROGATE_JSON})
     outputs = every_format(root)
-    assert set(outputs) == {"text", "concise", "json", "github", "sarif"}
+    assert set(outputs) == set(FORMATS)
     assert outputs["json"].at("PL104") == [(SURROGATE_FILE, 2)]
     for fmt, run in outputs.items():
         assert "\\ud800" in run.output, fmt

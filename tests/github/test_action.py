@@ -441,8 +441,8 @@ def readme_workflow() -> str:
 def test_readme_workflow_is_safe_for_forks_and_pinned():
     text = readme_workflow()
     wf = yaml.safe_load(text)
-    # YAML 1.1 reads the key `on` as true; labeled: a maintainer's approval label is judged
-    assert wf[True] == {"pull_request": {"types": ["opened", "synchronize", "reopened", "labeled"]}}
+    # YAML 1.1 reads the key `on` as true; labeled, unlabeled: a maintainer's approval label is judged
+    assert wf[True] == {"pull_request": {"types": ["opened", "synchronize", "reopened", "labeled", "unlabeled"]}}
     assert "pull_request_target" not in text
     assert wf["permissions"] == {"contents": "read"}
     lint_job, scan_job = wf["jobs"]["lint"], wf["jobs"]["code-scanning"]

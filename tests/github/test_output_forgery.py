@@ -206,6 +206,30 @@ def test_markdown_text_is_inert_in_a_cell_a_heading_and_a_paragraph(text):
         assert html_lib.unescape(shown[0]).strip(" ") == text.strip(" ") or "\\" in text
 
 
+@pytest.mark.parametrize("text", HOSTILE_TEXT + ["it's 'a' and '' or 'x:y' (last_update), @u:", "'@x' 'b|c'"])
+def test_a_message_as_prose_is_inert_in_a_cell_and_a_paragraph(text):
+    from penguin_lint.output.markdown import md_text
+
+    assert_inert(render(f"| a | b |\n|---|---|\n| {md_text(text)} | x |\n\npara {md_text(text, cell=False)} end\n"))
+
+
+def test_every_message_of_the_job_summary_reads_as_prose_with_its_values_in_code(repo, tmp_path, monkeypatch):
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    root = repo({"experiments/lb/exp-1/test/summary.yaml": "n_attempt: 2\nscore_mean: 10.0\nscore_std: 0.0\n"})
+    bench = root / "packages/bench-a/benchmark_config.toml"
+    bench.write_text(bench.read_text().replace('version = "1.0.0"', 'version = "1.0"'))
+    assert lint(root, "--all", "--no-cache", fmt="github").code == 1
+    html = render(summary.read_text(encoding="utf-8"))
+    cells = re.findall(r"<td>((?:(?!</td>).)*)</td>\s*</tr>", html, re.S)
+    assert len(cells) == 2, html
+    for cell in cells:  # prose, never one code span holding the whole message
+        assert not re.match(r"<code>[^<]*</code>(<br>|$)", cell), cell
+    assert "<code>version</code> is not Semantic Versioning 2.0.0" in "".join(cells)
+    assert "<code>score_mean</code> is 10.0 but the 2 attempts average 50" in "".join(cells)
+    assert "<code>1.0</code>" in "".join(cells) and "'" not in re.sub(r"<code>.*?</code>", "", "".join(cells))
+
+
 @pytest.mark.parametrize("text", ["`", "``a", "a`", " `a ", " `a", "a | b", "x\\|y", "a\\"])
 def test_code_spans_keep_the_text_exactly(text):
     import html as html_lib

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import VALID, write_repo
+from tests.real_programs import need
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "editors.md"
 SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
@@ -40,7 +41,7 @@ def _nvim(tmp_path: Path, root: Path, lua: str) -> dict:
     # penguin-lint on the editor's PATH, as the page says it must be
     env = dict(os.environ, HOME=str(tmp_path), PATH=os.path.dirname(sys.executable) + os.pathsep
                + os.environ.get("PATH", ""))
-    proc = subprocess.run(["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {script}"],
+    proc = subprocess.run([need("nvim", package="neovim"), "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {script}"],
                           cwd=str(root), env=env, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
     assert out.exists(), proc.stderr.decode("utf-8", "replace")[-2000:]
     return json.loads(out.read_text())

@@ -121,9 +121,12 @@ def test_the_editor_snippets_parse_and_associate_every_schema_with_its_files():
     _check([(_schema_name(k), g) for k, v in yaml_ls["schemas"].items() for g in _globs(v)], True, YAML_SCHEMAS)
     assert all("penguin-lint" in lang["language-servers"] for lang in helix["language"])
 
-    (lua,) = [b for b in _blocks("lua") if "lspconfig" in b]  # (nvim-lint's: test_editor_commands.py)
-    assert 'cmd = { "penguin-lint", "lsp" }' in lua and 'yamlVersion = "1.1"' in lua
-    _check([(_schema_name(k), g) for k, v in _lua_schemas(lua).items() for g in v], True, YAML_SCHEMAS)
+    # Neovim 0.7 and 0.11 (nvim-lint's: test_editor_commands.py; the first run in Neovim: test_neovim.py)
+    old, new = [b for b in _blocks("lua") if '"penguin-lint", "lsp"' in b]
+    for lua in (old, new):
+        assert 'cmd = { "penguin-lint", "lsp" }' in lua and 'yamlVersion = "1.1"' in lua
+        assert '"yaml-language-server", "--stdio"' in lua and '"taplo", "lsp", "stdio"' in lua
+        _check([(_schema_name(k), g) for k, v in _lua_schemas(lua).items() for g in v], True, YAML_SCHEMAS)
 
     # the folder the snippets name is the one the documented command writes
     assert f"penguin-lint schemas --write {SCHEMA_DIR} " in DOC.read_text(encoding="utf-8")

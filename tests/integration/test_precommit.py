@@ -83,6 +83,8 @@ def test_readme_snippet_pins_the_release_and_says_where_the_url_goes():
     (repo,) = config["repos"]
     assert repo["repo"] == README_URL and repo["rev"] == f"v{__version__}"
     assert [h["id"] for h in repo["hooks"]] == ["penguin-lint", "penguin-lint-fix", "penguin-lint-all"]
+    # pre-commit shows a passing hook's output only when it is verbose: the notices need it
+    assert repo["hooks"][0].get("verbose") is True
     for page in ("README.md", "docs/pre-commit.md"):
         readme = (PROJECT / page).read_text(encoding="utf-8")
         assert "v0.1.0" not in readme and "Prism-Shadow" not in readme

@@ -95,3 +95,30 @@ def test_pre_commit_run_all_files_reports_what_all_reports(tmp_path, hook_repo, 
     expected = sorted(FINDING.findall(whole.stdout))
     assert len(expected) == 7 and any(" PL205" in f for f in expected)
     assert sorted(FINDING.findall(proc.stdout)) == expected
+
+
+def test_a_failed_commit_says_each_remaining_finding_once(target, env):
+    # one finding the fixing hook repairs (PL303) and one it cannot (PL203)
+    bench = "packages/bench-a/benchmark_config.toml"
+    (target / SUMMARY).write_text(WRONG)
+    (target / bench).write_text((target / bench).read_text().replace('version = "1.0.0"', 'version = "1.0"'))
+    run(target, "git", "add", "-A", env=env)
+    proc = run(target, "git", "commit", "-m", "two mistakes", env=env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out
+    assert out.count(f"{bench}:4:11: PL203 ") == 1, out
+    assert out.count(f"{SUMMARY}:2:13: PL303 ") == 1, out  # the penguin-lint hook's, on what is staged
+    # the fixing hook says what it did and leaves the list to the penguin-lint hook
+    assert "Fixed 1 finding; 1 remains: 1 error, 0 warnings" in out and "the penguin-lint hook lists" in out
+    assert repaired(target / SUMMARY)
+
+
+def test_a_passing_commit_shows_the_hooks_notices(target, env):
+    # an untracked attempt beside a staged summary: not read, and said so on a commit that passes
+    (target / SUMMARY).write_text("n_attempt: 2\nscore_mean: 50.0\nscore_std: 0.0\n# checked\n")
+    (target / "experiments/lb/exp-1/test/attempt-3.yaml").write_text("score: 1.0\n")
+    run(target, "git", "add", SUMMARY, env=env)
+    proc = run(target, "git", "commit", "-m", "a comment", env=env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "penguin-lint: warning: not part of this commit, so not read (untracked): " in out, out

@@ -311,3 +311,47 @@ def test_hover_quotes_long_values_shortened(server):
     # the comment's own problem, its message quoting the code in a few words
     assert note.endswith("(this line):\nnames 'Q" + "X" * 34 + "...', which is not a rule code (such as PL104)")
     assert max(map(len, (leaf, entry, note))) < 1000
+
+
+def test_completion_offers_the_model_harness_and_algorithm_the_board_already_uses(tmp_path):
+    root = _repo(tmp_path)
+    for n, (model, harness) in enumerate([("m", "h"), ("m3", "h2")], start=3):
+        write = root / f"experiments/lb/exp-{n}/meta_info.yaml"
+        write.parent.mkdir(parents=True)
+        write.write_text(f"experiment_id: exp-{n}\nbenchmark_id: bench-a\nharness_name: {harness}\n"
+                         f"model_name: {model}\nalgorithm: skillopt\n")
+    # another board's names are not this board's
+    other = root / "experiments/other/x-1/meta_info.yaml"
+    other.parent.mkdir(parents=True)
+    other.write_text("experiment_id: x-1\nbenchmark_id: bench-a\nharness_name: far\nmodel_name: far\nalgorithm: far\n")
+    client = LspClient(root)
+    client.initialize(root)
+    try:
+        # a new experiment's meta_info.yaml, being typed
+        meta = "experiments/lb/exp-9/meta_info.yaml"
+        (root / meta).parent.mkdir(parents=True)
+        text = "experiment_id: exp-9\nbenchmark_id: bench-a\nharness_name: \nmodel_name: m\nalgorithm: \n"
+        (root / meta).write_text(text)
+        uri = _open(client, root, meta, text)
+        models = _ask(client, "textDocument/completion", uri, 3, len("model_name: m"))
+        # the most used first, with how many experiments use it; exp-9's own half-typed "m" is not offered
+        assert [(i["label"], i.get("detail")) for i in models["items"]] == [
+            ("m", "2 experiments"), ("m2", "1 experiment"), ("m3", "1 experiment")]
+        assert models["items"][0]["textEdit"]["newText"] == "m"
+        assert _labels(_ask(client, "textDocument/completion", uri, 2, len("harness_name: "))) == ["h", "h2"]
+        assert _labels(_ask(client, "textDocument/completion", uri, 4, len("algorithm: "))) == \
+            ["baseline", "skillopt"]
+    finally:
+        assert client.close() == 0
+
+
+def test_hover_shows_a_rules_meaning_as_markdown_without_literal_backticks(server):
+    root, client = server
+    text = LEADERBOARD.replace("leaderboard_id: lb\n", "leaderboard_id: lb\nextra: 1  # penguin-lint: disable=PL104,PL203\n")
+    board = _open(client, root, BOARD, text)
+    answer = _ask(client, "textDocument/hover", board, 1, len("extra: 1  # pen"))
+    note = answer["contents"]["value"]
+    # the summary is the rule's own Markdown: its code spans are code, not text in backticks in one
+    assert "**PL008** `unused-suppression`: an inline `penguin-lint: disable` comment that suppresses nothing" \
+        in note, note
+    assert "`` `" not in note and "` ``" not in note, note

@@ -82,3 +82,29 @@ def test_the_hook_still_reports_what_no_comment_can_suppress(tmp_path, git_env):
     run = lint(root, "--staged")
     assert run.code == 1, run.output
     assert run.at("PL001") == [(task, 2)]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_suppression_of_nothing_gets_one_verdict_pl008_alone(tmp_path, git_env, fmt):
+    root = repo_with(tmp_path)
+    bench = "packages/bench-a/benchmark_config.toml"
+    text = (root / bench).read_text().replace('version = "1.0.0"', 'version = "1.0.0"  # penguin-lint: disable=PL203')
+    (root / bench).write_text(text)
+    git(root, "add", "-A")
+    run = lint(root, "--staged", fmt=fmt)
+    if fmt == "json":
+        assert run.codes() == ["PL008"] and run.at("PL008") == [(bench, 4)]
+        assert run.json["suppressions_added"] == []
+    else:
+        assert f"{bench}:4:" in run.output and "PL008" in run.output
+        assert "added by this commit" not in run.output, run.output
+
+
+def test_a_suppression_of_one_code_used_and_one_not_is_added_for_the_one_it_suppresses(tmp_path, git_env):
+    root = repo_with(tmp_path)
+    stage(root, MEAN + "# penguin-lint: disable-file=PL303,PL304\n")
+    run = lint(root, "--staged")
+    assert [(f["code"], f["message"]) for f in run.findings] == [
+        ("PL008", "suppression of PL304 suppresses nothing in this file")]
+    (a,) = run.json["suppressions_added"]
+    assert a["codes"] == ["PL303"] and a["message"].startswith("suppression of PL303 in this file is added")
