@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests import real_programs
 from tests.integration.workbench import Workbench
 from tests.preview.cdp import chromium
 
@@ -37,8 +38,8 @@ pytestmark = pytest.mark.xdist_group("vscode")  # one code-server (.ci/run: --di
 
 
 def _missing(what: str) -> None:
-    if os.environ.get("PENGUIN_LINT_REQUIRE_REAL_PROGRAMS") == "1":
-        pytest.fail(f"{what} (PENGUIN_LINT_REQUIRE_REAL_PROGRAMS=1: required here)")
+    if real_programs.required():
+        pytest.fail(f"{what} ({real_programs.REQUIRE}=1: required here)", pytrace=False)
     pytest.skip(what)
 
 
