@@ -11,7 +11,7 @@ W5 the language server: first diagnostics of an ordinary file vs importing its l
 With --instructions, W1 again in instructions counted by valgrind (benchmarks/instructions.py):
 penguin-lint's own process apart from git's.
 
-Each row is a ratio of two timings of the same interleaved run (benchmarks/run.py).
+Each row is a ratio of two timings of the same interleaved run (benchmarks/common.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from benchmarks import huge
 from penguin_lint.pr.git import READ_ONLY
-from benchmarks.run import (GIT, Row, Run, Timing, check_jsonschema_job, diff_target, ensure_huge,
+from benchmarks.common import (GIT, Row, Run, Timing, check_jsonschema_job, diff_target, ensure_huge,
                             ensure_repo, find_check_jsonschema, fmt_s, interleaved, lint_problem,
                             report, restore_diff_file, run_once, verdict, warm_cache, _children_cpu,
                             TIMEOUT_S, DIFF_EDIT, PARSE_FLOOR)
