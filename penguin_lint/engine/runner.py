@@ -199,7 +199,7 @@ class Engine:
         # empty folders seen by the walk: a gitlink (a submodule not checked
         # out) looks like one, and git alone tells them apart
         empty: Set[str] = set()
-        files = self._run_top(units, shard, findings, empty)
+        files, top = self._run_top(units, shard, findings, empty)
         loads = self.repo.loads
         self.ctx.reset()
         if shard is not None:
@@ -255,9 +255,10 @@ class Engine:
             result.shard = {"plan": plan_key}
         return result
 
-    def _run_top(self, units: List[Unit], shard, findings, empty: Set[str]) -> int:
+    def _run_top(self, units: List[Unit], shard, findings, empty: Set[str]):
         """The subjects above the units (in the first shard only), checked;
-        ``units`` filled as the walk finds them. Returns the files checked."""
+        ``units`` filled as the walk finds them. Returns the files checked,
+        and the top subjects."""
         files = 0
         top = list(self._top_subjects(units))
         if shard is None or shard.takes_top:
@@ -273,7 +274,7 @@ class Engine:
             # out of the ledger before worker processes are forked: each
             # would send a copy back (and a count of held findings twice)
             findings.add(self.ledger.carriers())
-        return files
+        return files, top
 
     def _unit_runner(self, units: List[Unit], cache, findings, empty: Set[str]):
         """How each unit is run, and which: with a cache, the units whose
