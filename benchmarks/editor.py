@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 from benchmarks import huge
-from benchmarks.run import ensure_huge, ensure_repo
+from benchmarks.common import ensure_huge, ensure_repo
 from penguin_lint.rules._expressions import MAX_VALUES
 from tests.lsp_client import LspClient, uri_of
 

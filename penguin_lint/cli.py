@@ -106,13 +106,14 @@ def lint(paths, all_, root, diff_base, committed, fmt, select, ignore, strict, e
     changed against the default branch. `penguin-lint rules` lists the rules;
     `penguin-lint preview` shows the leaderboards as they will be rendered.
     """
+    # The run's documents are plain trees; see pipeline.run (main() turns
+    # the collector back on). Off before the run's imports too: the modules
+    # they create are cycles no pass can free.
+    gc.disable()
     from penguin_lint.pipeline import PenguinLintError, Request, run
     from penguin_lint.formats import get_reporter
     from penguin_lint.rules import all_rules
 
-    # The run's documents are plain trees; see pipeline.run (main() turns
-    # the collector back on).
-    gc.disable()
     if statistics and fmt not in ("text", "json"):
         raise fail("--statistics works with --format text or json")
     if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):

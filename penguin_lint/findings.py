@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from penguin_lint.records import record
+
 ERROR = "error"
 WARNING = "warning"
 
@@ -22,7 +24,7 @@ class Position:
     end_column: Optional[int] = None
 
 
-@dataclass
+@record
 class Finding:
     """One problem a rule found, where it is and what to do about it."""
 
@@ -81,7 +83,7 @@ class Finding:
         }
 
 
-@dataclass
+@record
 class Problem:
     """A rule-less observation made by a lower layer (loader, schema).
 

@@ -24,10 +24,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.findings import Finding
+from penguin_lint.records import record
 
 MARK = "penguin-lint:"
 LINE, FILE = "disable", "disable-file"
@@ -45,7 +46,7 @@ MAX_DIRECTIVES = 200
 MAX_CANDIDATES = 1000
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Directive:
     """One ``penguin-lint:`` comment: where it is, what it disables."""
 
@@ -236,7 +237,7 @@ HELD_NOTE = "suppressed by the comment on line {line}, which this change adds; i
 REASON, LABEL, OWN = "reason", "label", "own"
 
 
-@dataclass
+@record
 class AddedSuppression:
     """A suppression that the head has and the base has not (some of the
     codes of one directive). Reported for the reviewer to see; in the run

@@ -195,52 +195,19 @@ class Engine:
         # capped as units finish: a file's findings past the cap are
         # counted and let go, not held to the end of the run
         findings = Collector()
-        files = loads = 0
         units: List[Unit] = []
-        top = list(self._top_subjects(units))
         # empty folders seen by the walk: a gitlink (a submodule not checked
         # out) looks like one, and git alone tells them apart
         empty: Set[str] = set()
-        if shard is None or shard.takes_top:
-            for s in top:
-                if not s.is_dir and s.kind != "file":
-                    files += 1
-                elif s.is_dir and s.path and self.repo.listed_empty(s.path):
-                    empty.add(s.path)
-                found = self.check(s)
-                findings.add(found)
-                self._stream(found)
-        if self.ledger is not None:
-            # out of the ledger before worker processes are forked: each
-            # would send a copy back (and a count of held findings twice)
-            findings.add(self.ledger.carriers())
+        files, top = self._run_top(units, shard, findings, empty)
         loads = self.repo.loads
         self.ctx.reset()
         if shard is not None:
             from penguin_lint.engine.shard import shard_units
 
             whole, (units, plan_key) = units, shard_units(self.repo, units, shard)
-        run = self.run_unit
-        if cache is not None:
-            # verdicts that read a file with suppressions the change adds
-            # are this run's own: neither taken from the cache nor put in it
-            avoid = self._review.paths if self._review is not None else frozenset()
-            if self.on_unit is not None:
-                run = self._cached_runner(units, cache, avoid)
-            else:
-                todo = []
-                for u in units:
-                    hit = cache.lookup(u, avoid)
-                    if hit is None:
-                        todo.append(u)
-                    else:
-                        findings.add(hit[0])
-                        files += hit[1]
-                        empty.update(hit[2])
-                units = todo
-
-                def run(u):
-                    return self._run_unit_recorded(u, cache)
+        run, units, cached_files, avoid = self._unit_runner(units, cache, findings, empty)
+        files += cached_files
         if jobs is None:
             jobs = default_jobs(len(units))
         results = None
@@ -303,6 +270,55 @@ class Engine:
                 n += sum(1 for path, e in walked
                          if e.is_file and not e.is_symlink and self.subject(path, False).kind != "file")
         return n
+
+    def _run_top(self, units: List[Unit], shard, findings, empty: Set[str]):
+        """The subjects above the units (in the first shard only), checked;
+        ``units`` filled as the walk finds them. Returns the files checked,
+        and the top subjects."""
+        files = 0
+        top = list(self._top_subjects(units))
+        if shard is None or shard.takes_top:
+            for s in top:
+                if not s.is_dir and s.kind != "file":
+                    files += 1
+                elif s.is_dir and s.path and self.repo.listed_empty(s.path):
+                    empty.add(s.path)
+                found = self.check(s)
+                findings.add(found)
+                self._stream(found)
+        if self.ledger is not None:
+            # out of the ledger before worker processes are forked: each
+            # would send a copy back (and a count of held findings twice)
+            findings.add(self.ledger.carriers())
+        return files, top
+
+    def _unit_runner(self, units: List[Unit], cache, findings, empty: Set[str]):
+        """How each unit is run, and which: with a cache, the units whose
+        verdicts it holds are taken from it (their findings and empty folders
+        added here) unless the run streams, which looks them up as it goes.
+        Returns (run, the units to run, the files of cached units, the paths
+        whose verdicts are this run's own)."""
+        run, files, avoid = self.run_unit, 0, frozenset()
+        if cache is None:
+            return run, units, files, avoid
+        # verdicts that read a file with suppressions the change adds
+        # are this run's own: neither taken from the cache nor put in it
+        avoid = self._review.paths if self._review is not None else frozenset()
+        if self.on_unit is not None:
+            return self._cached_runner(units, cache, avoid), units, files, avoid
+        todo = []
+        for u in units:
+            hit = cache.lookup(u, avoid)
+            if hit is None:
+                todo.append(u)
+            else:
+                findings.add(hit[0])
+                files += hit[1]
+                empty.update(hit[2])
+
+        def run(u):
+            return self._run_unit_recorded(u, cache)
+        return run, todo, files, avoid
 
     def _cached_runner(self, units, cache, avoid):
         """How a streamed run runs a unit with a cache: looked up where it is

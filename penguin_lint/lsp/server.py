@@ -270,35 +270,9 @@ def _overlaps(a: types.Range, b: types.Range) -> bool:
     return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
 
 
-def make_server() -> PenguinServer:
-    server = PenguinServer()
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: PenguinServer, params: types.DidOpenTextDocumentParams):
-        where = ls.sync(params.text_document.uri)
-        if where is not None:
-            # opening a file as it is saved changes nothing for the others
-            ls.relint(*where, dependents=not where[0].buffer_is_saved(where[1]))
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: PenguinServer, params: types.DidChangeTextDocumentParams):
-        where = ls.sync(params.text_document.uri)
-        if where is not None:
-            ls.relint(*where)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: PenguinServer, params: types.DidSaveTextDocumentParams):
-        disk_changed(ls)
-        where = ls.sync(params.text_document.uri)
-        if where is None:
-            return
-        project, rel = where
-        if rel == CONFIG_FILE:
-            # the configuration decides what every open file is checked for
-            project.load_config()
-            ls.lint_open(project, ls.open_in(project))
-            return
-        ls.relint(project, rel)
+def _watch_files(server: PenguinServer) -> None:
+    """The features of files changed on disk: the watch asked for once the
+    client is ready, and what a change re-lints."""
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: PenguinServer, params: types.InitializedParams):
@@ -337,6 +311,39 @@ def make_server() -> PenguinServer:
             disk_changed(ls)
         for project, paths in todo.items():
             ls.lint_open(project, paths)
+
+
+def make_server() -> PenguinServer:
+    server = PenguinServer()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: PenguinServer, params: types.DidOpenTextDocumentParams):
+        where = ls.sync(params.text_document.uri)
+        if where is not None:
+            # opening a file as it is saved changes nothing for the others
+            ls.relint(*where, dependents=not where[0].buffer_is_saved(where[1]))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: PenguinServer, params: types.DidChangeTextDocumentParams):
+        where = ls.sync(params.text_document.uri)
+        if where is not None:
+            ls.relint(*where)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: PenguinServer, params: types.DidSaveTextDocumentParams):
+        disk_changed(ls)
+        where = ls.sync(params.text_document.uri)
+        if where is None:
+            return
+        project, rel = where
+        if rel == CONFIG_FILE:
+            # the configuration decides what every open file is checked for
+            project.load_config()
+            ls.lint_open(project, ls.open_in(project))
+            return
+        ls.relint(project, rel)
+
+    _watch_files(server)
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: PenguinServer, params: None):

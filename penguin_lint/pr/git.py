@@ -18,8 +18,10 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+from penguin_lint.records import record
 
 # Read-only git: no index refresh, no lock, no file-system monitor started.
 READ_ONLY = ("--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off",
@@ -341,7 +343,7 @@ class GitRepo:
         return self.prefix + rel
 
 
-@dataclass
+@record
 class GitChange:
     """A change as git sees it: its base and what it touched.
 

@@ -209,3 +209,197 @@ def compile_schema(root: dict, pattern_ok: Callable[[str, str], bool],
         return build(root)
     except (Unsupported, KeyError, TypeError):
         return None
+
+
+def schema_source(root: dict) -> Optional[str]:
+    """The same yes/no check as ``compile_schema``, written out as Python: one
+    function per schema a ``$ref`` or a combinator names, every other keyword
+    a test inline, in the schema's order, each failing with ``return False``
+    (a valid document costs a few tests per value, not a call per keyword).
+    The text names ``C`` (its constants), ``F`` (format checks by name) and
+    the helpers below; None when the schema uses what this does not know."""
+    consts: list = []
+    funcs: Dict[str, str] = {}   # function name -> its text
+    refs: Dict[str, str] = {}    # "$ref" -> function name
+
+    def const(value) -> str:
+        consts.append(value)
+        return f"C[{len(consts) - 1}]"
+
+    def function(s, name: str) -> str:
+        funcs[name] = ""  # reserved: recursion sees the name
+        body = inline(s, "v0", 1, 1)
+        funcs[name] = f"def {name}(v0):\n" + "".join(body) + "    return True\n"
+        return name
+
+    def sub(s) -> str:
+        return function(s, f"_s{len(funcs)}")
+
+    def ref(r: str) -> str:
+        if not r.startswith("#/"):
+            raise Unsupported(r)
+        if r not in refs:
+            node: Any = root
+            for part in r[2:].split("/"):
+                node = node[part.replace("~1", "/").replace("~0", "~")]
+            refs[r] = f"_r{len(refs)}"
+            function(node, refs[r])
+        return refs[r]
+
+    def inline(s, v: str, depth: int, ind: int) -> List[str]:
+        pad = "    " * ind
+        if s is True or s == {}:
+            return []
+        if s is False:
+            return [f"{pad}return False\n"]
+        if not isinstance(s, dict):
+            raise Unsupported(repr(s))
+        out: List[str] = []
+        nv = f"v{depth}"
+        for key, val in s.items():
+            if key in _ANNOTATIONS or key.startswith("x-"):
+                continue
+            if key == "type":
+                names = [val] if isinstance(val, str) else list(val)
+                tests = [_TYPE_TESTS[n].format(v=v) for n in names]
+                out.append(f"{pad}if not ({' or '.join(tests)}):\n{pad}    return False\n")
+            elif key == "enum":
+                options = list(val)
+                if all(isinstance(o, str) for o in options):
+                    out.append(f"{pad}if not (isinstance({v}, str) and {v} in {const(frozenset(options))}):\n"
+                               f"{pad}    return False\n")
+                else:
+                    out.append(f"{pad}if not _any_same({v}, {const(options)}):\n{pad}    return False\n")
+            elif key == "const":
+                out.append(f"{pad}if not _same({v}, {const(val)}):\n{pad}    return False\n")
+            elif key == "required":
+                out.append(f"{pad}if isinstance({v}, dict):\n")
+                out += [f"{pad}    if {r!r} not in {v}:\n{pad}        return False\n" for r in val] or [f"{pad}    pass\n"]
+            elif key == "properties":
+                lines = []
+                for k, sch in val.items():
+                    if not isinstance(k, str):
+                        raise Unsupported(repr(k))
+                    body = inline(sch, nv, depth + 1, ind + 2)
+                    if body:
+                        lines.append(f"{pad}    if {k!r} in {v}:\n{pad}        {nv} = {v}[{k!r}]\n")
+                        lines += body
+                if lines:
+                    out.append(f"{pad}if isinstance({v}, dict):\n")
+                    out += lines
+            elif key == "patternProperties":
+                raise Unsupported(key)
+            elif key == "additionalProperties":
+                if "patternProperties" in s:
+                    raise Unsupported(key)
+                body = inline(val, nv, depth + 1, ind + 3)
+                if body:
+                    known = const(frozenset(s.get("properties", {})))
+                    out.append(f"{pad}if isinstance({v}, dict):\n{pad}    for k{depth}, {nv} in {v}.items():\n"
+                               f"{pad}        if k{depth} not in {known}:\n")
+                    out += body
+            elif key == "items":
+                if not isinstance(val, dict) and not isinstance(val, bool):
+                    raise Unsupported("items array")
+                body = inline(val, nv, depth + 1, ind + 2)
+                if body:
+                    out.append(f"{pad}if isinstance({v}, list):\n{pad}    for {nv} in {v}:\n")
+                    out += body
+            elif key in ("minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"):
+                typ = {"I": "list", "L": "str", "P": "dict"}[key[3]]
+                op = ">=" if key.startswith("min") else "<="
+                out.append(f"{pad}if isinstance({v}, {typ}) and not len({v}) {op} {const(val)}:\n{pad}    return False\n")
+            elif key == "uniqueItems":
+                if val:
+                    out.append(f"{pad}if isinstance({v}, list) and first_repeat({v}) is not None:\n{pad}    return False\n")
+            elif key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+                op = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}[key]
+                out.append(f"{pad}if _is_number({v}) and not ({v} {op} {const(val)}):\n{pad}    return False\n")
+            elif key == "pattern":
+                out.append(f"{pad}if isinstance({v}, str) and not pattern_ok({const(val)}, {v}):\n{pad}    return False\n")
+            elif key == "format":
+                if not isinstance(val, str):
+                    raise Unsupported("format")
+                out.append(f"{pad}if not F.get({val!r}, _yes)({v}):\n{pad}    return False\n")
+            elif key == "$ref":
+                out.append(f"{pad}if not {ref(val)}({v}):\n{pad}    return False\n")
+            elif key == "if":
+                cond = sub(val)
+                then = sub(s["then"]) if "then" in s else "_yes"
+                other = sub(s["else"]) if "else" in s else "_yes"
+                out.append(f"{pad}if not ({then}({v}) if {cond}({v}) else {other}({v})):\n{pad}    return False\n")
+            elif key in ("then", "else"):
+                continue
+            elif key in ("allOf", "anyOf", "oneOf"):
+                names = [sub(x) for x in val]
+                calls = ", ".join(f"{n}" for n in names)
+                test = {"allOf": f"all(f({v}) for f in ({calls},))", "anyOf": f"any(f({v}) for f in ({calls},))",
+                        "oneOf": f"sum(1 for f in ({calls},) if f({v})) == 1"}[key]
+                out.append(f"{pad}if not {test}:\n{pad}    return False\n")
+            elif key == "not":
+                out.append(f"{pad}if {sub(val)}({v}):\n{pad}    return False\n")
+            else:
+                raise Unsupported(key)
+        return out
+
+    try:
+        function(root, "check")
+    except (Unsupported, KeyError, TypeError, AttributeError):
+        return None
+    return "".join(funcs[n] + "\n\n" for n in sorted(funcs)), consts
+
+
+# the tests of "type", as _TYPES makes them
+_TYPE_TESTS = {
+    "string": "isinstance({v}, str)", "object": "isinstance({v}, dict)", "array": "isinstance({v}, list)",
+    "boolean": "isinstance({v}, bool)", "null": "{v} is None", "number": "_is_number({v})",
+    "integer": "_is_integer({v})",
+}
+
+
+def _yes(x) -> bool:
+    return True
+
+
+def _any_same(x, options) -> bool:
+    return any(_same(x, o) for o in options)
+
+
+def compile_source(root: dict, pattern_ok: Callable[[str, str], bool],
+                   formats: Dict[str, Check]) -> Optional[Check]:
+    """``schema_source`` made a function (None where it gives no text)."""
+    made = schema_source(root)
+    if made is None:
+        return None
+    text, consts = made
+    names = {"C": consts, "F": formats, "pattern_ok": pattern_ok, "first_repeat": first_repeat, "_same": _same,
+             "_any_same": _any_same, "_is_number": _is_number, "_is_integer": _is_integer, "_yes": _yes}
+    exec(compile(text, "<schema check>", "exec"), names)
+    return names["check"]
+
+
+# Documents checked with the closures before the written-out check is made:
+# compiling its text costs as much as checking a few dozen documents, which a
+# hook or an editor never reaches and a whole run passes at once.
+WRITE_OUT_AFTER = 32
+
+
+def compile_check(root: dict, pattern_ok: Callable[[str, str], bool],
+                  formats: Dict[str, Check]) -> Optional[Check]:
+    """The yes/no check of ``root``: ``compile_schema``'s closures for the
+    first documents, ``compile_source``'s function from then on (the two give
+    the same verdicts; a property test holds each to jsonschema)."""
+    first = compile_schema(root, pattern_ok, formats)
+    if first is None:
+        return compile_source(root, pattern_ok, formats)
+    state = [WRITE_OUT_AFTER, first]
+
+    def check(x) -> bool:
+        left = state[0]
+        if left:
+            state[0] = left - 1
+            if left == 1:
+                state[1] = compile_source(root, pattern_ok, formats) or first
+        return state[1](x)
+
+    return check

@@ -19,7 +19,7 @@ from penguin_lint.loaders.document import MAX_PROBLEMS_PER_CODE, Document
 from penguin_lint.loaders.positions import line_starts, split_lines
 from penguin_lint.loaders.numbers import yaml11_number_hint
 from penguin_lint.validation import patterns
-from penguin_lint.validation.fast import compile_schema
+from penguin_lint.validation.fast import compile_check
 from penguin_lint.validation.formats import FORMAT_CHECKS, FORMAT_NAMES, make_format_checker
 
 # jsonschema is imported only when a file fails the compiled check: a clean
@@ -93,7 +93,7 @@ def validator_for(name: str):
 @lru_cache(maxsize=None)
 def fast_check_for(name: str):
     """The compiled yes/no check for a schema (None: always validate fully)."""
-    return compile_schema(load_schema(name), pattern_ok, FORMAT_CHECKS)
+    return compile_check(load_schema(name), pattern_ok, FORMAT_CHECKS)
 
 
 def dotted(path) -> str:
