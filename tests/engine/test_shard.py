@@ -9,6 +9,7 @@ from textwrap import dedent
 import pytest
 
 from penguin_lint.engine.shard import Shard, assign, parse_shard
+from penguin_lint.version import __version__
 from tests.conftest import VALID, lint, write_repo
 
 BENCH = "packages/bench-a/benchmark_config.toml"
@@ -143,7 +144,7 @@ def test_a_shard_that_holds_no_file_says_so_in_every_format(tmp_path, monkeypatc
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     github = lint(root, *part, fmt="github")
     assert (github.code, github.output) == (0, f"penguin-lint: 0 errors, 0 warnings (shard {k}/9 holds none of the {n} files)\n")
-    assert summary.read_text() == f"## penguin-lint\n\nNothing to check: shard {k}/9 holds none of the {n} files.\n\n"
+    assert summary.read_text() == f"## penguin-lint {__version__}\n\nNothing to check: shard {k}/9 holds none of the {n} files.\n\n"
     monkeypatch.delenv("GITHUB_STEP_SUMMARY")
     # merged: the report of --all, with no word of the parts
     reports = []
