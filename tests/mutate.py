@@ -39,26 +39,31 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 PROJECT = Path(__file__).resolve().parents[1]
-ENV_MODULE, ENV_CODE, ENV_TRACE = "PENGUIN_MUTANT_MODULE", "PENGUIN_MUTANT_CODE", "PENGUIN_MUTANT_TRACE"
+ENV_MODULE, ENV_CODE, ENV_PLAN = "PENGUIN_MUTANT_MODULE", "PENGUIN_MUTANT_CODE", "PENGUIN_MUTANT_PLAN"
 
 #: the tests first traced for a module (otherwise: its concept's folder, as tests/test_layout.py names it)
 TESTS: Dict[str, List[str]] = {
-    "penguin_lint.run.baseline": ["tests/run/test_baseline.py", "tests/pr/test_baseline_diff.py",
-                                  "tests/engine/test_shard_diff.py"],
+    "penguin_lint.run.baseline": ["tests/run/test_baseline.py", "tests/run/test_baseline_file.py",
+                                  "tests/pr/test_baseline_diff.py", "tests/engine/test_shard_diff.py"],
     "penguin_lint.consent": ["tests/gate/test_gate_exceptions.py", "tests/gate/test_gate_suppressions.py",
-                             "tests/engine/test_merge_consent.py", "tests/pr/test_hook_own_suppressions.py"],
+                             "tests/engine/test_merge_consent.py", "tests/pr/test_hook_own_suppressions.py",
+                             "tests/core/test_config_exceptions.py", "tests/rules/test_suppressions.py"],
     "penguin_lint.pr.blame": ["tests/pr/test_blame.py", "tests/pr/test_blame_verdicts.py",
-                              "tests/pr/test_focus.py", "tests/pr/test_unchanged_base.py"],
+                              "tests/pr/test_focus.py", "tests/pr/test_unchanged_base.py",
+                              "tests/pr/test_baseline_diff.py"],
     "penguin_lint.suppressions": ["tests/rules/test_suppressions.py", "tests/gate/test_gate_suppressions.py",
                                   "tests/gate/test_gate_all_suppressions.py", "tests/gate/test_gate_exceptions.py",
-                                  "tests/pr/test_hook_own_suppressions.py"],
+                                  "tests/pr/test_hook_own_suppressions.py", "tests/fixes/test_fixes.py"],
     "penguin_lint.rules.pl303_summary_mismatch": ["tests/rules/test_rules_experiments.py",
                                                   "tests/rules/test_precision.py", "tests/fixes/test_exact_total.py",
-                                                  "tests/loaders/test_exact_sum.py"],
+                                                  "tests/loaders/test_exact_sum.py", "tests/rules/test_hints.py",
+                                                  "tests/docs/test_docs.py"],
     "penguin_lint.rules.pl403_inconsistent_expression": ["tests/rules/test_rules_leaderboards.py",
-                                                         "tests/rules/test_values_as_written.py"],
+                                                         "tests/rules/test_values_as_written.py",
+                                                         "tests/docs/test_docs.py"],
     "penguin_lint.rules._expressions": ["tests/rules/test_rules_leaderboards.py",
-                                        "tests/rules/test_values_as_written.py", "tests/gate/test_huge_board.py"],
+                                        "tests/rules/test_values_as_written.py", "tests/gate/test_huge_board.py",
+                                        "tests/pr/test_focus.py"],
 }
 FOLDERS = {"loaders": "loaders", "validation": "validation", "core": "core", "rules": "rules", "run": "run",
            "pr": "pr", "cache": "cache", "engine": "engine", "github": "github", "lsp": "lsp",
@@ -77,6 +82,8 @@ class Mutant:
     line: int
     lines: Tuple[int, ...]  # the lines a test must reach for the mutant to matter
     what: str
+    #: the outermost function the change is in ("Class.method"), or "" at module or class level
+    function: str = ""
     code: object = None
 
 
@@ -94,13 +101,30 @@ class _Mutator(ast.NodeTransformer):
 
     def __init__(self, target: int = -1, skip: Set[int] = frozenset()):
         self.target, self.skip = target, skip
-        self.points: List[Tuple[int, Tuple[int, ...], str]] = []
+        self.points: List[Tuple[int, Tuple[int, ...], str, str]] = []
+        self.scope: List[str] = []  # class names, then the outermost function's
+        self.function = ""
+        self.statement: Tuple[int, ...] = ()  # the lines of the statement being visited (its header)
 
     def _point(self, where: ast.AST, lines: Tuple[int, ...], what: str) -> bool:
         if where.lineno in self.skip:
             return False
-        self.points.append((where.lineno, lines, what))
+        # a line the tracer sees: a constant folded into its statement has no line event of its own
+        reach = tuple(sorted(set(lines) | set(self.statement)))
+        self.points.append((where.lineno, reach, what, self.function))
         return len(self.points) - 1 == self.target
+
+    def visit(self, node):
+        if not isinstance(node, ast.stmt):
+            return super().visit(node)
+        outer = self.statement
+        body = getattr(node, "body", None)
+        end = body[0].lineno if isinstance(body, list) and body else (node.end_lineno or node.lineno) + 1
+        self.statement = tuple(range(node.lineno, max(end, node.lineno + 1)))
+        try:
+            return super().visit(node)
+        finally:
+            self.statement = outer
 
     # what is never mutated: docstrings, annotations, imports, `if TYPE_CHECKING`
     def _body(self, node):
@@ -131,9 +155,14 @@ class _Mutator(ast.NodeTransformer):
     def visit_FunctionDef(self, node):
         node.decorator_list = [self.visit(d) for d in node.decorator_list]
         node.args = self._arguments(node.args)
+        outermost = not self.function
+        if outermost:
+            self.function = ".".join(self.scope + [node.name])
         node, had_doc = self._body(node)
         if not had_doc:
             node.body = [self.visit(s) for s in node.body]
+        if outermost:
+            self.function = ""
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -141,9 +170,11 @@ class _Mutator(ast.NodeTransformer):
     def visit_ClassDef(self, node):
         node.bases = [self.visit(b) for b in node.bases]
         node.decorator_list = [self.visit(d) for d in node.decorator_list]
+        self.scope.append(node.name)
         node, had_doc = self._body(node)
         if not had_doc:
             node.body = [self.visit(s) for s in node.body]
+        self.scope.pop()
         return node
 
     def _arguments(self, args: ast.arguments):
@@ -158,6 +189,11 @@ class _Mutator(ast.NodeTransformer):
 
     def visit_Import(self, node):
         return node
+
+    def visit_Assign(self, node):
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return node  # what `import *` takes: the tests import names one by one
+        return self.generic_visit(node)
 
     visit_ImportFrom = visit_Import
 
@@ -268,16 +304,24 @@ def mutants(path: Path) -> List[Mutant]:
     counter.visit(copy.deepcopy(tree))
     original = ast.dump(tree)
     out = []
-    for i, (line, lines, what) in enumerate(counter.points):
+    for i, (line, lines, what, function) in enumerate(counter.points):
         m = _Mutator(i, skip)
         mutated = ast.fix_missing_locations(m.visit(copy.deepcopy(tree)))
         if ast.dump(mutated) == original:
             continue
-        out.append(Mutant(i, line, lines, what, compile(mutated, str(path), "exec", dont_inherit=True)))
+        out.append(Mutant(i, line, lines, what, function, compile(mutated, str(path), "exec", dont_inherit=True)))
     return out
 
 
-# --- loading a mutant in place of the module (in the test process) -----------
+# --- running the mutants -------------------------------------------------------
+#
+# The campaign runs inside one pytest session over the module's tests (this
+# file loaded as a plugin, ``-p tests.mutate``): once collected, every run
+# is a forked child of it, so each costs the time of its tests only. A
+# change inside a function is made by giving that function its mutated code
+# (every reference to it sees the change); a change at module or class level
+# (run once, at import) is run in a new pytest process that imports the
+# mutated module in place of the original (SITECUSTOMIZE).
 
 SITECUSTOMIZE = '''\
 import importlib.abc, importlib.util, marshal, os, sys
@@ -299,11 +343,16 @@ class _Finder(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, _Finder())
 '''
 
+PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly",
+          "--no-header", "-o", "addopts=", "-W", "ignore"]
 
-# --- which tests reach which lines ---------------------------------------------
 
-_trace: Dict[str, Set[int]] = {}
-_durations: Dict[str, float] = {}
+def _env(**extra: str) -> Dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PENGUIN_MUTANT_")}
+    env["PENGUIN_LINT_JOBS"] = "1"  # the engine in the test's own process, where the mutant is
+    env.pop("PYTEST_ADDOPTS", None)
+    env.update(extra)
+    return env
 
 
 def _tracer(target: str, hit: Set[int]):
@@ -321,111 +370,251 @@ def _tracer(target: str, hit: Set[int]):
     return start
 
 
+def _code_named(code, qualname: str):
+    """The code object of the function ``qualname`` inside a module's code."""
+    for c in code.co_consts:
+        if hasattr(c, "co_code"):
+            if getattr(c, "co_qualname", None) == qualname:
+                return c
+            found = _code_named(c, qualname)
+            if found is not None:
+                return found
+    return None
+
+
+def _function_named(module, qualname: str):
+    """The function object ``qualname`` of ``module`` (a method through its class)."""
+    obj, owner = module, None
+    for part in qualname.split("."):
+        owner, obj = obj, (vars(obj).get(part) if isinstance(obj, type) else getattr(obj, part, None))
+    for attr in ("__func__", "fget"):  # staticmethod, classmethod, property
+        obj = getattr(obj, attr, obj)
+    while hasattr(obj, "__wrapped__"):
+        obj = obj.__wrapped__
+    return obj if hasattr(obj, "__code__") else None
+
+
+class _Session:
+    """The campaign of one module, inside a pytest session."""
+
+    def __init__(self, session, plan: dict):
+        self.session, self.plan = session, plan
+        self.items = {item.nodeid: item for item in session.items}
+        self.err = os.fdopen(os.dup(2), "w", buffering=1)
+
+    def say(self, text: str) -> None:
+        if not self.plan.get("quiet"):
+            self.err.write(text + "\n")
+
+    # a forked child: its output thrown away, its own process group and temporary folder
+    def _fork(self, body) -> int:
+        pid = os.fork()
+        if pid:
+            return pid
+        code = 4
+        try:
+            os.setpgid(0, 0)
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.dup2(null, 2)
+            factory = self.session.config._tmp_path_factory
+            factory._basetemp = Path(tempfile.mkdtemp(prefix="m-", dir=str(factory.getbasetemp())))
+            try:
+                code = body()
+            finally:
+                import shutil
+
+                shutil.rmtree(str(factory._basetemp), ignore_errors=True)
+        finally:
+            os._exit(code)
+
+    def _run(self, ids: Sequence[str], tracer=None) -> int:
+        items = [self.items[i] for i in ids]
+        hook = self.session.config.hook
+        for i, item in enumerate(items):
+            if tracer is not None:
+                sys.settrace(tracer(item.nodeid))
+            hook.pytest_runtest_protocol(item=item, nextitem=items[i + 1] if i + 1 < len(items) else None)
+            sys.settrace(None)
+            if self.session.testsfailed and tracer is None:
+                return 1
+        return 1 if self.session.testsfailed else 0
+
+    def trace(self, path: Path) -> Tuple[Dict[str, Set[int]], Dict[str, float]]:
+        out = Path(self.plan["work"]) / "trace.json"
+        failed: List[str] = []
+
+        def body() -> int:
+            lines: Dict[str, Set[int]] = {}
+            durations: Dict[str, float] = {}
+            last = [None, 0.0]
+
+            def tracer(nodeid):
+                if last[0] is not None:
+                    durations[last[0]] = time.perf_counter() - last[1]
+                last[0], last[1] = nodeid, time.perf_counter()
+                return _tracer(str(path), lines.setdefault(nodeid, set()))
+
+            class Failures:
+                @staticmethod
+                def pytest_runtest_logreport(report):
+                    if report.failed:
+                        failed.append(report.nodeid)
+
+            self.session.config.pluginmanager.register(Failures(), "mutate-failures")
+            self._run(list(self.items), tracer)
+            if last[0] is not None:
+                durations[last[0]] = time.perf_counter() - last[1]
+            out.write_text(json.dumps({"lines": {k: sorted(v) for k, v in lines.items()},
+                                       "durations": durations, "failed": failed}))
+            return 0
+
+        pid = self._fork(body)
+        _, status = os.waitpid(pid, 0)
+        if not out.exists():
+            raise SystemExit("the tests could not be traced")
+        data = json.loads(out.read_text())
+        if data["failed"]:
+            raise SystemExit("the tests fail before any mutation; fix them first:\n  "
+                             + "\n  ".join(data["failed"][:20]))
+        return {k: set(v) for k, v in data["lines"].items()}, data["durations"]
+
+    def start(self, m: Mutant, module, ids: List[str]):
+        """A running mutant: (pid or process, whether forked)."""
+        original = _function_named(module, m.function) if m.function else None
+        new = _code_named(m.code, m.function) if original is not None else None
+        if new is not None and len(new.co_freevars) == len(original.__code__.co_freevars):
+            def body() -> int:
+                original.__code__ = new
+                return self._run(ids)
+            return self._fork(body), True
+        code = Path(self.plan["work"]) / f"mutant-{m.index}.bin"
+        code.write_bytes(marshal.dumps(m.code))
+        proc = subprocess.Popen(PYTEST + ["-x", *ids], cwd=PROJECT, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True,
+                                env=_env(PYTHONPATH=self.plan["work"],
+                                         **{ENV_MODULE: self.plan["module"], ENV_CODE: str(code)}))
+        return proc, False
+
+    def campaign(self) -> List[dict]:
+        import importlib
+
+        plan = self.plan
+        path = Path(plan["path"])
+        module = importlib.import_module(plan["module"])
+        _preimport()
+        all_mutants = mutants(path)
+        chosen = all_mutants
+        if plan.get("sample") is not None and plan["sample"] < len(all_mutants):
+            chosen = sorted(random.Random(plan.get("seed", 0)).sample(all_mutants, plan["sample"]),
+                            key=lambda m: m.index)
+        if plan.get("only"):
+            chosen = [m for m in chosen if m.index in set(plan["only"])]
+        Path(plan["work"], "sitecustomize.py").write_text(
+            SITECUSTOMIZE.format(code=ENV_CODE, module=ENV_MODULE, origin=str(path)))
+        self.session.config._tmp_path_factory.getbasetemp()  # made once, shared by every child
+        self.say(f"{plan['module']}: {len(all_mutants)} mutants, {len(chosen)} to run; "
+                 f"tracing {len(self.items)} tests")
+        began = time.perf_counter()
+        reached, durations = self.trace(path)
+        anywhere = sorted(t for t, lines in reached.items() if lines)
+        self.say(f"  traced in {time.perf_counter() - began:.0f}s: {len(anywhere)} tests reach the module")
+        results: List[dict] = []
+        queue = list(chosen)
+        running: Dict[int, tuple] = {}
+        jobs = max(1, int(plan.get("jobs") or 1))
+        n = 0
+        while queue or running:
+            while queue and len(running) < jobs:
+                m = queue.pop(0)
+                # a change at module or class level is seen by every test that uses the module
+                pool = [t for t, lines in reached.items() if lines.intersection(m.lines)] if m.function \
+                    else anywhere
+                ids = sorted(pool, key=lambda t: durations.get(t, 0.0))
+                if not ids:
+                    n += 1
+                    results.append(self._result(m, "unreached", 0, 0.0, n, len(chosen)))
+                    continue
+                budget = plan.get("timeout") or 3 * sum(durations.get(t, 0.0) for t in ids) + 10
+                handle, forked = self.start(m, module, ids)
+                if not forked:
+                    budget += 30
+                key = handle if forked else -handle.pid
+                running[key] = (m, handle, forked, time.perf_counter(), budget, len(ids))
+            time.sleep(0.02)
+            for key, (m, handle, forked, t0, budget, count) in list(running.items()):
+                if forked:
+                    pid, status = os.waitpid(handle, os.WNOHANG)
+                    rc = None if pid == 0 else os.waitstatus_to_exitcode(status)
+                else:
+                    rc = handle.poll()
+                took = time.perf_counter() - t0
+                if rc is None and took > budget:
+                    pid = handle if forked else handle.pid
+                    try:
+                        os.killpg(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                    os.waitpid(handle, 0) if forked else handle.wait()
+                    rc = "timeout"
+                if rc is None:
+                    continue
+                del running[key]
+                verdict = "timeout" if rc == "timeout" else "survived" if rc == 0 else \
+                    "killed" if rc in (1, 2, 3) else f"error {rc}"
+                n += 1
+                results.append(self._result(m, verdict, count, took, n, len(chosen)))
+        return sorted(results, key=lambda r: r["index"])
+
+    def _result(self, m: Mutant, verdict: str, tests: int, took: float, n: int, total: int) -> dict:
+        self.say(f"  [{n}/{total}] line {m.line}: {verdict}" + (f" ({tests} tests, {took:.1f}s)" if tests else ""))
+        return {"index": m.index, "line": m.line, "what": m.what, "verdict": verdict, "tests": tests,
+                "seconds": round(took, 2)}
+
+
+def _preimport() -> None:
+    """Import the package's modules once, before forking, so that no child pays for it."""
+    import importlib
+    import pkgutil
+
+    import penguin_lint
+
+    for info in pkgutil.walk_packages(penguin_lint.__path__, "penguin_lint."):
+        if info.name.endswith(".__main__"):
+            continue  # it runs the command line
+        try:
+            importlib.import_module(info.name)
+        except Exception:  # an optional dependency missing: the tests that need it skip
+            pass
+
+
 try:
     import pytest
-except ImportError:  # pragma: no cover - the campaign runs pytest anyway
+except ImportError:  # pragma: no cover - the campaign runs under pytest
     pytest = None
 
 if pytest is not None:
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_protocol(item, nextitem):  # a hook when loaded with -p tests.mutate
-        target = os.environ.get(ENV_TRACE + "_FILE")
-        if not target:
-            yield
-            return
-        import threading
-
-        hit: Set[int] = set()
-        start = _tracer(target, hit)
-        began = time.perf_counter()
-        sys.settrace(start)
-        threading.settrace(start)
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(session):  # a hook when loaded with -p tests.mutate
+        raw = os.environ.get(ENV_PLAN)
+        if not raw:
+            return None
+        plan = json.loads(raw)
         try:
-            yield
-        finally:
-            sys.settrace(None)
-            threading.settrace(None)
-            _durations[item.nodeid] = time.perf_counter() - began
-            _trace[item.nodeid] = hit
+            results = _Session(session, plan).campaign()
+        except SystemExit as e:
+            results = {"error": str(e)}
+        Path(plan["out"]).write_text(json.dumps(results))
+        return True
 
 
-def pytest_sessionfinish(session, exitstatus):
-    out = os.environ.get(ENV_TRACE)
-    if out and os.environ.get(ENV_TRACE + "_FILE"):
-        with open(out, "w", encoding="utf-8") as fh:
-            json.dump({"lines": {k: sorted(v) for k, v in _trace.items()}, "durations": _durations,
-                       "status": int(exitstatus)}, fh)
-
-
-def _env(**extra: str) -> Dict[str, str]:
-    env = dict(os.environ)
-    env["PENGUIN_LINT_JOBS"] = "1"  # the engine in the test's own process, where the tracer and the mutant are
-    env.pop("PYTEST_ADDOPTS", None)
-    env.update(extra)
-    return env
-
-
-PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-          "--no-header", "-o", "addopts=", "-W", "ignore"]
-
-
-def trace(path: Path, tests: Sequence[str], work: Path) -> Tuple[Dict[str, Set[int]], Dict[str, float]]:
-    out = work / "trace.json"
-    proc = subprocess.run(PYTEST + ["-p", "tests.mutate", *tests], cwd=PROJECT, capture_output=True, text=True,
-                          env=_env(**{ENV_TRACE: str(out), ENV_TRACE + "_FILE": str(path)}))
-    if not out.exists():
-        sys.exit(f"the tests could not be traced:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
-    data = json.loads(out.read_text())
-    if data["status"] not in (0,):
-        failed = [ln for ln in proc.stdout.splitlines() if ln.startswith(("FAILED", "ERROR"))]
-        sys.exit("the tests fail before any mutation; fix them first:\n" + "\n".join(failed[:20]))
-    return {k: set(v) for k, v in data["lines"].items()}, data["durations"]
-
-
-# --- running the mutants -----------------------------------------------------
-
-@dataclass
-class Outcome:
-    mutant: Mutant
-    verdict: str  # killed, timeout, survived, unreached
-    tests: int = 0
-    seconds: float = 0.0
-    by: str = ""
-
-
-def run_mutant(m: Mutant, module: str, tests: List[str], work: Path, limit: float) -> Outcome:
-    if not tests:
-        return Outcome(m, "unreached")
-    code = work / f"mutant-{m.index}.bin"
-    code.write_bytes(marshal.dumps(m.code))
-    began = time.perf_counter()
-    proc = subprocess.Popen(PYTEST + ["-x", *tests], cwd=PROJECT, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True,
-                            env=_env(PYTHONPATH=str(work), **{ENV_MODULE: module, ENV_CODE: str(code)}))
-    try:
-        out, _ = proc.communicate(timeout=limit)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        return Outcome(m, "timeout", len(tests), time.perf_counter() - began)
-    finally:
-        code.unlink()
-    took = time.perf_counter() - began
-    if proc.returncode == 0:
-        return Outcome(m, "survived", len(tests), took)
-    if proc.returncode in (1, 2, 3):
-        by = next((ln.split(" ", 1)[1].split(" - ")[0] for ln in out.splitlines()
-                   if ln.startswith(("FAILED ", "ERROR "))), "")
-        return Outcome(m, "killed", len(tests), took, by)
-    raise SystemExit(f"pytest exited {proc.returncode} on mutant {m.index} ({m.what}):\n{out[-2000:]}")
-
+# --- the command -----------------------------------------------------------------
 
 def resolve(name: str) -> Tuple[str, Path]:
     """(dotted module name, path) of ``name``, given either way."""
     if name.endswith(".py") or "/" in name:
         path = (Path.cwd() / name).resolve()
-        rel = path.relative_to(PROJECT).with_suffix("")
-        dotted = ".".join(rel.parts)
+        dotted = ".".join(path.relative_to(PROJECT).with_suffix("").parts)
     else:
         dotted, path = name, PROJECT.joinpath(*name.split(".")).with_suffix(".py")
     if dotted.endswith(".__init__") or not path.is_file():
@@ -441,54 +630,43 @@ def default_tests(dotted: str) -> List[str]:
     return [f"tests/{folder}"]
 
 
-def campaign(dotted: str, path: Path, tests: Sequence[str], sample: Optional[int], seed: int,
-             limit: Optional[float], jobs: int, quiet: bool = False) -> List[Outcome]:
-    say = (lambda *a: None) if quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
-    all_mutants = mutants(path)
-    chosen = all_mutants
-    if sample is not None and sample < len(all_mutants):
-        chosen = sorted(random.Random(seed).sample(all_mutants, sample), key=lambda m: m.index)
-    with tempfile.TemporaryDirectory(prefix="mutate-") as tmp:
-        work = Path(tmp)
-        (work / "sitecustomize.py").write_text(SITECUSTOMIZE.format(code=ENV_CODE, module=ENV_MODULE,
-                                                                    origin=str(path)))
-        say(f"{dotted}: {len(all_mutants)} mutants, {len(chosen)} to run; tracing {' '.join(tests)}")
-        began = time.perf_counter()
-        reached, durations = trace(path, tests, work)
-        traced = time.perf_counter() - began
-        # a mutant's time limit: the traced run of its tests, with room for a slower machine
-        outcomes: List[Outcome] = []
-        from concurrent.futures import ThreadPoolExecutor
-
-        def one(m: Mutant) -> Outcome:
-            ids = sorted((t for t, lines in reached.items() if lines.intersection(m.lines)),
-                         key=lambda t: durations.get(t, 0.0))
-            budget = limit or max(30.0, 3 * sum(durations.get(t, 0.0) for t in ids) + 20)
-            return run_mutant(m, dotted, ids, work, budget)
-
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            for n, o in enumerate(pool.map(one, chosen), 1):
-                outcomes.append(o)
-                say(f"  [{n}/{len(chosen)}] line {o.mutant.line}: {o.verdict}"
-                    + (f" ({o.tests} tests, {o.seconds:.1f}s)" if o.tests else ""))
-        say(f"traced in {traced:.0f}s, mutants run in {time.perf_counter() - began - traced:.0f}s")
-    return outcomes
+def campaign(dotted: str, path: Path, tests: Sequence[str], sample: Optional[int] = None, seed: int = 0,
+             timeout: Optional[float] = None, jobs: int = 1, only: Sequence[int] = (),
+             quiet: bool = False) -> List[dict]:
+    """Run the campaign of one module; its mutants' results."""
+    if sys.version_info < (3, 11):
+        raise SystemExit("the mutation campaign needs Python 3.11 or later (code objects' co_qualname)")
+    with tempfile.TemporaryDirectory(prefix="mutate-") as work:
+        out = Path(work) / "results.json"
+        plan = {"module": dotted, "path": str(path), "sample": sample, "seed": seed, "timeout": timeout,
+                "jobs": jobs, "only": list(only), "work": work, "out": str(out), "quiet": quiet}
+        proc = subprocess.run(PYTEST + ["-p", "tests.mutate", "--basetemp", str(Path(work) / "tmp"), *tests],
+                              cwd=PROJECT, env=_env(**{ENV_PLAN: json.dumps(plan)}),
+                              stdout=subprocess.PIPE, stderr=None, text=True)
+        if not out.exists():
+            raise SystemExit(f"the campaign did not run (pytest exited {proc.returncode}):\n{proc.stdout[-3000:]}")
+        results = json.loads(out.read_text())
+    if isinstance(results, dict):
+        raise SystemExit(results["error"])
+    return results
 
 
-def report(dotted: str, path: Path, outcomes: List[Outcome]) -> str:
+def report(dotted: str, path: Path, results: List[dict]) -> str:
     lines = path.read_text(encoding="utf-8").splitlines()
     rel = path.relative_to(PROJECT)
-    survivors = [o for o in outcomes if o.verdict in ("survived", "unreached")]
+    survivors = [r for r in results if r["verdict"] in ("survived", "unreached")]
+    errors = [r for r in results if r["verdict"].startswith("error")]
     out = []
-    for o in survivors:
-        m = o.mutant
-        tag = "no test reaches it" if o.verdict == "unreached" else f"passes {o.tests} tests"
-        out.append(f"{rel}:{m.line}: #{m.index} {m.what}  [{tag}]")
-        out.append(f"    {lines[m.line - 1].strip()}")
-    killed = len(outcomes) - len(survivors)
-    rate = 100.0 * killed / len(outcomes) if outcomes else 100.0
-    out.append(f"{dotted}: {killed} of {len(outcomes)} mutants killed ({rate:.0f}%), "
-               f"{len(survivors)} survived")
+    for r in survivors:
+        tag = "no test reaches it" if r["verdict"] == "unreached" else f"passes {r['tests']} tests"
+        out.append(f"{rel}:{r['line']}: #{r['index']} {r['what']}  [{tag}]")
+        out.append(f"    {lines[r['line'] - 1].strip()}")
+    for r in errors:
+        out.append(f"{rel}:{r['line']}: #{r['index']} {r['what']}  [the run failed: {r['verdict']}]")
+    counted = len(results) - len(errors)
+    killed = counted - len(survivors)
+    rate = 100.0 * killed / counted if counted else 100.0
+    out.append(f"{dotted}: {killed} of {counted} mutants killed ({rate:.0f}%), {len(survivors)} survived")
     return "\n".join(out)
 
 
@@ -497,22 +675,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("modules", nargs="+", metavar="MODULE", help="a module, dotted or as a path")
     p.add_argument("--sample", type=int, help="run K mutants drawn at random (by --seed) instead of all")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--only", type=int, nargs="+", default=(), metavar="N", help="run only these mutants (#N)")
     p.add_argument("--tests", nargs="+", help="the tests to trace (default: the module's own, see TESTS)")
-    p.add_argument("--timeout", type=float, help="seconds per mutant (default: 3x its tests' traced time + 20)")
+    p.add_argument("--timeout", type=float, help="seconds per mutant (default: 3x its tests' traced time + 10)")
     p.add_argument("--jobs", type=int, default=1, help="mutants run at once")
     p.add_argument("--list", action="store_true", help="list the mutants; run none")
     a = p.parse_args(argv)
-    worst = 0.0
+    survived = 0
     for name in a.modules:
         dotted, path = resolve(name)
         if a.list:
             for m in mutants(path):
-                print(f"{path.relative_to(PROJECT)}:{m.line}: #{m.index} {m.what}")
+                where = f" in {m.function}" if m.function else ""
+                print(f"{path.relative_to(PROJECT)}:{m.line}: #{m.index} {m.what}{where}")
             continue
-        outcomes = campaign(dotted, path, a.tests or default_tests(dotted), a.sample, a.seed, a.timeout, a.jobs)
-        print(report(dotted, path, outcomes), flush=True)
-        worst = max(worst, sum(o.verdict in ("survived", "unreached") for o in outcomes))
-    return 1 if worst else 0
+        results = campaign(dotted, path, a.tests or default_tests(dotted), a.sample, a.seed, a.timeout, a.jobs,
+                           a.only)
+        print(report(dotted, path, results), flush=True)
+        survived += sum(r["verdict"] in ("survived", "unreached") for r in results)
+    return 1 if survived else 0
 
 
 if __name__ == "__main__":

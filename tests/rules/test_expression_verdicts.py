@@ -1,0 +1,43 @@
+"""PL403 in detail: one finding per expression, naming the first leaf that
+disagrees with the first leaf, on every field that differs."""
+from tests.conftest import lint
+from tests.rules.test_rules_leaderboards import BENCH_B, LB, board, experiment
+
+
+def pl403(run):
+    return [(f["line"], f["message"]) for f in run.findings if f["code"] == "PL403"]
+
+
+def test_one_finding_per_expression_naming_the_first_leaf_that_differs(repo):
+    files = {**BENCH_B, **experiment("exp-2", model="m2"), **experiment("exp-3", model="m3", harness="h3"),
+             **experiment("exp-4", model="m4")}
+    files.update(board(
+        "  - op: mean\n"
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - { experiment_id: exp-2, phase: test }\n"
+        "      - { experiment_id: exp-3, phase: test }\n"
+        "  - op: mean\n"
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - { experiment_id: exp-4, phase: test }\n"))
+    run = lint(repo(files), "--all")
+    assert pl403(run) == [
+        (7, "leaves of one expression differ: model_name is 'm' for 'exp-1' (line 9) "
+            "but 'm2' for 'exp-2' (line 10)"),
+        (12, "leaves of one expression differ: model_name is 'm' for 'exp-1' (line 14) "
+             "but 'm4' for 'exp-4' (line 15)")]
+
+
+def test_every_field_that_differs_is_named_in_the_one_finding(repo):
+    files = {**BENCH_B, **experiment("exp-2", model="m2", harness="h2", algorithm="a2")}
+    files.update(board(
+        "  - op: mean\n"
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - { experiment_id: exp-2, phase: test }\n"))
+    assert pl403(lint(repo(files), "--all")) == [
+        (7, "leaves of one expression differ: "
+            "harness_name is 'h' for 'exp-1' (line 9) but 'h2' for 'exp-2' (line 10); "
+            "model_name is 'm' for 'exp-1' (line 9) but 'm2' for 'exp-2' (line 10); "
+            "algorithm is 'baseline' for 'exp-1' (line 9) but 'a2' for 'exp-2' (line 10)")]
