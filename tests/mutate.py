@@ -45,23 +45,26 @@ ENV_MODULE, ENV_CODE, ENV_PLAN = "PENGUIN_MUTANT_MODULE", "PENGUIN_MUTANT_CODE",
 TESTS: Dict[str, List[str]] = {
     "penguin_lint.run.baseline": ["tests/run/test_baseline.py", "tests/run/test_baseline_file.py",
                                   "tests/pr/test_baseline_diff.py", "tests/engine/test_shard_diff.py"],
-    "penguin_lint.consent": ["tests/gate/test_gate_exceptions.py", "tests/gate/test_gate_suppressions.py",
+    "penguin_lint.consent": ["tests/gate/test_gate_consent.py", "tests/gate/test_gate_exceptions.py", "tests/gate/test_gate_suppressions.py",
                              "tests/engine/test_merge_consent.py", "tests/pr/test_hook_own_suppressions.py",
                              "tests/core/test_config_exceptions.py", "tests/rules/test_suppressions.py"],
     "penguin_lint.pr.blame": ["tests/pr/test_blame.py", "tests/pr/test_blame_verdicts.py",
                               "tests/pr/test_focus.py", "tests/pr/test_unchanged_base.py",
                               "tests/pr/test_baseline_diff.py"],
-    "penguin_lint.suppressions": ["tests/rules/test_suppressions.py", "tests/gate/test_gate_suppressions.py",
+    "penguin_lint.suppressions": ["tests/rules/test_suppressions.py", "tests/gate/test_gate_consent.py", "tests/gate/test_gate_suppressions.py",
                                   "tests/gate/test_gate_all_suppressions.py", "tests/gate/test_gate_exceptions.py",
                                   "tests/pr/test_hook_own_suppressions.py", "tests/fixes/test_fixes.py"],
-    "penguin_lint.rules.pl303_summary_mismatch": ["tests/rules/test_rules_experiments.py",
+    "penguin_lint.rules.pl303_summary_mismatch": ["tests/rules/test_summary_verdicts.py",
+                                                  "tests/rules/test_rules_experiments.py",
                                                   "tests/rules/test_precision.py", "tests/fixes/test_exact_total.py",
                                                   "tests/loaders/test_exact_sum.py", "tests/rules/test_hints.py",
                                                   "tests/docs/test_docs.py"],
-    "penguin_lint.rules.pl403_inconsistent_expression": ["tests/rules/test_rules_leaderboards.py",
+    "penguin_lint.rules.pl403_inconsistent_expression": ["tests/rules/test_expression_verdicts.py",
+                                                         "tests/rules/test_rules_leaderboards.py",
                                                          "tests/rules/test_values_as_written.py",
                                                          "tests/docs/test_docs.py"],
-    "penguin_lint.rules._expressions": ["tests/rules/test_rules_leaderboards.py",
+    "penguin_lint.rules._expressions": ["tests/rules/test_expression_verdicts.py",
+                                        "tests/rules/test_rules_leaderboards.py",
                                         "tests/rules/test_values_as_written.py", "tests/gate/test_huge_board.py",
                                         "tests/pr/test_focus.py"],
 }
@@ -490,10 +493,10 @@ class _Session:
             return self._fork(body), True
         code = Path(self.plan["work"]) / f"mutant-{m.index}.bin"
         code.write_bytes(marshal.dumps(m.code))
-        proc = subprocess.Popen(PYTEST + ["-x", *ids], cwd=PROJECT, stdout=subprocess.DEVNULL,
+        pythonpath = os.pathsep.join(p for p in (self.plan["work"], os.environ.get("PYTHONPATH")) if p)
+        proc = subprocess.Popen(PYTEST + ["-x", *ids], cwd=self.plan["root"], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True,
-                                env=_env(PYTHONPATH=self.plan["work"],
-                                         **{ENV_MODULE: self.plan["module"], ENV_CODE: str(code)}))
+                                env=_env(PYTHONPATH=pythonpath, **{ENV_MODULE: self.plan["module"], ENV_CODE: str(code)}))
         return proc, False
 
     def campaign(self) -> List[dict]:
@@ -502,7 +505,7 @@ class _Session:
         plan = self.plan
         path = Path(plan["path"])
         module = importlib.import_module(plan["module"])
-        _preimport()
+        _preimport(plan["module"].partition(".")[0])
         all_mutants = mutants(path)
         chosen = all_mutants
         if plan.get("sample") is not None and plan["sample"] < len(all_mutants):
@@ -517,8 +520,11 @@ class _Session:
                  f"tracing {len(self.items)} tests")
         began = time.perf_counter()
         reached, durations = self.trace(path)
-        anywhere = sorted(t for t, lines in reached.items() if lines)
-        self.say(f"  traced in {time.perf_counter() - began:.0f}s: {len(anywhere)} tests reach the module")
+        # a change at module or class level (a constant, a rule's documentation) is run against
+        # every test, those that read it without running the module's code (the docs') included
+        anywhere = sorted(reached)
+        self.say(f"  traced in {time.perf_counter() - began:.0f}s: "
+                 f"{sum(1 for lines in reached.values() if lines)} tests reach the module")
         results: List[dict] = []
         queue = list(chosen)
         running: Dict[int, tuple] = {}
@@ -527,7 +533,6 @@ class _Session:
         while queue or running:
             while queue and len(running) < jobs:
                 m = queue.pop(0)
-                # a change at module or class level is seen by every test that uses the module
                 pool = [t for t, lines in reached.items() if lines.intersection(m.lines)] if m.function \
                     else anywhere
                 ids = sorted(pool, key=lambda t: durations.get(t, 0.0))
@@ -572,14 +577,13 @@ class _Session:
                 "seconds": round(took, 2)}
 
 
-def _preimport() -> None:
+def _preimport(top: str) -> None:
     """Import the package's modules once, before forking, so that no child pays for it."""
     import importlib
     import pkgutil
 
-    import penguin_lint
-
-    for info in pkgutil.walk_packages(penguin_lint.__path__, "penguin_lint."):
+    package = sys.modules[top]
+    for info in pkgutil.walk_packages(getattr(package, "__path__", []), top + "."):
         if info.name.endswith(".__main__"):
             continue  # it runs the command line
         try:
@@ -610,13 +614,13 @@ if pytest is not None:
 
 # --- the command -----------------------------------------------------------------
 
-def resolve(name: str) -> Tuple[str, Path]:
-    """(dotted module name, path) of ``name``, given either way."""
+def resolve(name: str, root: Path = PROJECT) -> Tuple[str, Path]:
+    """(dotted module name, path) of ``name``, given either way, under ``root``."""
     if name.endswith(".py") or "/" in name:
-        path = (Path.cwd() / name).resolve()
-        dotted = ".".join(path.relative_to(PROJECT).with_suffix("").parts)
+        path = (root / name).resolve()
+        dotted = ".".join(path.relative_to(root.resolve()).with_suffix("").parts)
     else:
-        dotted, path = name, PROJECT.joinpath(*name.split(".")).with_suffix(".py")
+        dotted, path = name, root.joinpath(*name.split(".")).with_suffix(".py")
     if dotted.endswith(".__init__") or not path.is_file():
         raise SystemExit(f"{name}: not a module file of the project (packages' __init__ are not mutated)")
     return dotted, path
@@ -632,16 +636,19 @@ def default_tests(dotted: str) -> List[str]:
 
 def campaign(dotted: str, path: Path, tests: Sequence[str], sample: Optional[int] = None, seed: int = 0,
              timeout: Optional[float] = None, jobs: int = 1, only: Sequence[int] = (),
-             quiet: bool = False) -> List[dict]:
-    """Run the campaign of one module; its mutants' results."""
+             quiet: bool = False, root: Path = PROJECT) -> List[dict]:
+    """Run the campaign of one module (``dotted``, importable from ``root``, where
+    the tests run); its mutants' results."""
     if sys.version_info < (3, 11):
         raise SystemExit("the mutation campaign needs Python 3.11 or later (code objects' co_qualname)")
     with tempfile.TemporaryDirectory(prefix="mutate-") as work:
         out = Path(work) / "results.json"
         plan = {"module": dotted, "path": str(path), "sample": sample, "seed": seed, "timeout": timeout,
-                "jobs": jobs, "only": list(only), "work": work, "out": str(out), "quiet": quiet}
+                "jobs": jobs, "only": list(only), "work": work, "out": str(out), "quiet": quiet, "root": str(root)}
+        # the plugin (this file) is imported from the project, wherever the tests run
+        pythonpath = os.pathsep.join(p for p in (str(PROJECT), os.environ.get("PYTHONPATH")) if p)
         proc = subprocess.run(PYTEST + ["-p", "tests.mutate", "--basetemp", str(Path(work) / "tmp"), *tests],
-                              cwd=PROJECT, env=_env(**{ENV_PLAN: json.dumps(plan)}),
+                              cwd=root, env=_env(PYTHONPATH=pythonpath, **{ENV_PLAN: json.dumps(plan)}),
                               stdout=subprocess.PIPE, stderr=None, text=True)
         if not out.exists():
             raise SystemExit(f"the campaign did not run (pytest exited {proc.returncode}):\n{proc.stdout[-3000:]}")
@@ -651,9 +658,10 @@ def campaign(dotted: str, path: Path, tests: Sequence[str], sample: Optional[int
     return results
 
 
-def report(dotted: str, path: Path, results: List[dict]) -> str:
+def report(dotted: str, path: Path, results: List[dict], root: Path = PROJECT) -> str:
+    """The survivors with their lines, then the kill rate."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    rel = path.relative_to(PROJECT)
+    rel = path.relative_to(root)
     survivors = [r for r in results if r["verdict"] in ("survived", "unreached")]
     errors = [r for r in results if r["verdict"].startswith("error")]
     out = []
@@ -680,18 +688,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--timeout", type=float, help="seconds per mutant (default: 3x its tests' traced time + 10)")
     p.add_argument("--jobs", type=int, default=1, help="mutants run at once")
     p.add_argument("--list", action="store_true", help="list the mutants; run none")
+    p.add_argument("--root", type=Path, default=PROJECT, help="where the module and its tests are (the project)")
     a = p.parse_args(argv)
     survived = 0
     for name in a.modules:
-        dotted, path = resolve(name)
+        dotted, path = resolve(name, a.root)
         if a.list:
             for m in mutants(path):
                 where = f" in {m.function}" if m.function else ""
-                print(f"{path.relative_to(PROJECT)}:{m.line}: #{m.index} {m.what}{where}")
+                print(f"{path.relative_to(a.root.resolve())}:{m.line}: #{m.index} {m.what}{where}")
             continue
         results = campaign(dotted, path, a.tests or default_tests(dotted), a.sample, a.seed, a.timeout, a.jobs,
-                           a.only)
-        print(report(dotted, path, results), flush=True)
+                           a.only, root=a.root.resolve())
+        print(report(dotted, path, results, a.root.resolve()), flush=True)
         survived += sum(r["verdict"] in ("survived", "unreached") for r in results)
     return 1 if survived else 0
 

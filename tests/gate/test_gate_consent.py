@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import cloned_pull_request, lint
+from tests.conftest import VALID, cloned_pull_request, git, lint, pull_request_repo, write_repo
 from tests.github.test_action import git_identity  # noqa: F401 (fixture)
 from tests.run.test_baseline import ATTEMPT, ATTEMPT_1, BENCH, DEBT, SUMMARY
 
@@ -75,3 +75,22 @@ def test_consent_code_by_code_and_a_reason_cut_at_200(tmp_path, monkeypatch, git
         assert got[path][:4] == ([code], "label", "", "lint-exception"), path
         assert got[path][4].endswith(f"{code} applies in this run, approved by the label 'lint-exception'")
     assert got[BROKEN][:2] == (None, None)
+
+
+def test_the_hook_names_every_code_the_pull_request_will_need(tmp_path, git_env):
+    two = DEBT[SUMMARY] + "# penguin-lint: disable-file=PL303,PL203\n"
+    for config, needs in (
+            ('allow-added-suppressions = ["PL20", "PL3"]\n',
+             "a reason after the codes (allow-added-suppressions lists PL303, PL203)"),
+            ('allow-added-suppressions = ["PL20"]\n',
+             "PL303 in the base's allow-added-suppressions and a reason after the codes, "
+             "or it applies only once merged"),
+            ("", "PL303, PL203 in the base's allow-added-suppressions and a reason after the codes, "
+                 "or it applies only once merged")):
+        root = pull_request_repo(write_repo(tmp_path / "repo", {CONFIG: config} if config else {}, VALID))
+        (root / SUMMARY).write_text(two)
+        git(root, "add", "-A")
+        run = lint(root, "--staged")
+        (a,) = run.json["suppressions_added"]
+        assert (a["applied"], a["how"]) == (["PL303", "PL203"], "own")
+        assert a["message"].endswith(f"; the pull request will need {needs}"), a["message"]

@@ -22,6 +22,9 @@ def test_one_finding_per_expression_naming_the_first_leaf_that_differs(repo):
         "      - { experiment_id: exp-1, phase: test }\n"
         "      - { experiment_id: exp-4, phase: test }\n"))
     run = lint(repo(files), "--all")
+    assert {f["hint"] for f in run.findings if f["code"] == "PL403"} == {
+        "one value is one harness, model, algorithm and phase across benchmarks; "
+        "use the matching experiment, or give this one its own value"}
     assert pl403(run) == [
         (7, "leaves of one expression differ: model_name is 'm' for 'exp-1' (line 9) "
             "but 'm2' for 'exp-2' (line 10)"),
@@ -41,3 +44,26 @@ def test_every_field_that_differs_is_named_in_the_one_finding(repo):
             "harness_name is 'h' for 'exp-1' (line 9) but 'h2' for 'exp-2' (line 10); "
             "model_name is 'm' for 'exp-1' (line 9) but 'm2' for 'exp-2' (line 10); "
             "algorithm is 'baseline' for 'exp-1' (line 9) but 'a2' for 'exp-2' (line 10)")]
+
+
+def test_a_field_a_leaf_lacks_leaves_the_others_compared(repo):
+    files = {**BENCH_B, **experiment("exp-2", model="m2")}
+    meta = "experiments/lb/exp-2/meta_info.yaml"
+    files[meta] = files[meta].replace("harness_name: h\n", "")  # PL101's, not a difference
+    files.update(board(
+        "  - op: mean\n"
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - { experiment_id: exp-2, phase: test }\n"))
+    run = lint(repo(files), "--all")
+    assert ("PL101", meta) in [(f["code"], f["path"]) for f in run.findings]
+    assert pl403(run) == [
+        (7, "leaves of one expression differ: model_name is 'm' for 'exp-1' (line 9) but 'm2' for 'exp-2' (line 10)")]
+
+
+def test_a_leaderboard_whose_values_are_not_a_list_has_no_expression_to_judge(repo):
+    files = board("  - { experiment_id: exp-1, phase: test }\n")
+    files[LB] = files[LB].replace("values:\n  - { experiment_id: exp-1, phase: test }\n", "values: 3\n")
+    run = lint(repo(files), "--all")
+    assert run.code == 1 and run.stderr == ""
+    assert [(f["code"], f["line"]) for f in run.findings if f["path"] == LB] == [("PL102", 6)]
