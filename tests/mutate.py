@@ -12,13 +12,19 @@ changed), a returned value replaced by ``None``, a branch of an ``if``
 removed, a loop removed, ``break`` and ``continue`` swapped. Docstrings,
 annotations and lines marked ``# pragma: no mutate`` are left alone.
 
-The tests that exercise the module are run once with a line tracer; each
-mutant is then run against the tests that reached its line (quickest
-first, stopping at the first failure), in a separate process that loads
-the mutated code in place of the module: the working tree is never
-written. A mutant that fails a test, or runs past the time limit, is
+The tests that exercise the module (``--tests``; by default those TESTS
+names, else its concept's folder) are collected once, in one pytest
+session, and run once with a line tracer; each mutant is then run, in a
+process forked from that session, against the tests that reached its line
+(quickest first, stopping at the first failure), the function it changes
+given the mutated code. A change at module or class level (run once, at
+import) is run against all of them in a new pytest process that imports
+the mutated module in place of the original. The working tree is never
+written. A mutant that fails a test, or runs past its time limit, is
 killed; one that passes them, or that no test reaches, survives. The
-survivors are printed with their lines, then the kill rate.
+survivors are printed with their lines, then the kill rate; the exit
+status is 1 when one survived. docs/development.md says when to run it,
+and names the survivors known to be equivalent.
 """
 from __future__ import annotations
 
@@ -45,24 +51,26 @@ ENV_MODULE, ENV_CODE, ENV_PLAN = "PENGUIN_MUTANT_MODULE", "PENGUIN_MUTANT_CODE",
 TESTS: Dict[str, List[str]] = {
     "penguin_lint.run.baseline": ["tests/run/test_baseline.py", "tests/run/test_baseline_file.py",
                                   "tests/pr/test_baseline_diff.py", "tests/engine/test_shard_diff.py"],
-    "penguin_lint.consent": ["tests/gate/test_gate_consent.py", "tests/gate/test_gate_exceptions.py", "tests/gate/test_gate_suppressions.py",
+    "penguin_lint.consent": ["tests/gate/test_gate_consent.py", "tests/gate/test_gate_exceptions.py",
+                             "tests/gate/test_gate_suppressions.py",
                              "tests/engine/test_merge_consent.py", "tests/pr/test_hook_own_suppressions.py",
                              "tests/core/test_config_exceptions.py", "tests/rules/test_suppressions.py"],
     "penguin_lint.pr.blame": ["tests/pr/test_blame.py", "tests/pr/test_blame_verdicts.py",
                               "tests/pr/test_focus.py", "tests/pr/test_unchanged_base.py",
                               "tests/pr/test_baseline_diff.py"],
-    "penguin_lint.suppressions": ["tests/rules/test_suppressions.py", "tests/gate/test_gate_consent.py", "tests/gate/test_gate_suppressions.py",
+    "penguin_lint.suppressions": ["tests/rules/test_suppressions.py", "tests/gate/test_gate_consent.py",
+                                  "tests/gate/test_gate_suppressions.py",
                                   "tests/gate/test_gate_all_suppressions.py", "tests/gate/test_gate_exceptions.py",
                                   "tests/pr/test_hook_own_suppressions.py", "tests/fixes/test_fixes.py"],
     "penguin_lint.rules.pl303_summary_mismatch": ["tests/rules/test_summary_verdicts.py",
                                                   "tests/rules/test_rules_experiments.py",
                                                   "tests/rules/test_precision.py", "tests/fixes/test_exact_total.py",
                                                   "tests/loaders/test_exact_sum.py", "tests/rules/test_hints.py",
-                                                  "tests/docs/test_docs.py"],
+                                                  "tests/rules/test_rule_index.py", "tests/docs/test_docs.py"],
     "penguin_lint.rules.pl403_inconsistent_expression": ["tests/rules/test_expression_verdicts.py",
                                                          "tests/rules/test_rules_leaderboards.py",
                                                          "tests/rules/test_values_as_written.py",
-                                                         "tests/docs/test_docs.py"],
+                                                         "tests/rules/test_rule_index.py", "tests/docs/test_docs.py"],
     "penguin_lint.rules._expressions": ["tests/rules/test_expression_verdicts.py",
                                         "tests/rules/test_rules_leaderboards.py",
                                         "tests/rules/test_values_as_written.py", "tests/gate/test_huge_board.py",
@@ -496,7 +504,8 @@ class _Session:
         pythonpath = os.pathsep.join(p for p in (self.plan["work"], os.environ.get("PYTHONPATH")) if p)
         proc = subprocess.Popen(PYTEST + ["-x", *ids], cwd=self.plan["root"], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True,
-                                env=_env(PYTHONPATH=pythonpath, **{ENV_MODULE: self.plan["module"], ENV_CODE: str(code)}))
+                                env=_env(PYTHONPATH=pythonpath,
+                                         **{ENV_MODULE: self.plan["module"], ENV_CODE: str(code)}))
         return proc, False
 
     def campaign(self) -> List[dict]:

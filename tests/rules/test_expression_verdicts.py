@@ -22,6 +22,8 @@ def test_one_finding_per_expression_naming_the_first_leaf_that_differs(repo):
         "      - { experiment_id: exp-1, phase: test }\n"
         "      - { experiment_id: exp-4, phase: test }\n"))
     run = lint(repo(files), "--all")
+    assert {(f["name"], f["severity"]) for f in run.findings if f["code"] == "PL403"} == {
+        ("inconsistent-expression", "error")}
     assert {f["hint"] for f in run.findings if f["code"] == "PL403"} == {
         "one value is one harness, model, algorithm and phase across benchmarks; "
         "use the matching experiment, or give this one its own value"}

@@ -46,3 +46,35 @@ def test_float_totals_that_overflow_are_not_compared(repo):
     assert run.code == 1 and run.stderr == ""
     assert pl303(run) == [(2, "score_mean is 51.0 but the 2 attempts average 50"),
                           (5, "duration_ms is 30.0 but the 2 attempts' duration_ms add up to 31")]
+
+
+def test_numbers_are_shown_with_the_digits_that_tell_them_apart(repo):
+    # integers beyond a float's precision are shown whole; a float sum as the floats make it;
+    # an integer of 200 bits or more in exponent form
+    files = {f"{TEST}/attempt-1.yaml": attempt(50.0, "cost: 0.1", f"token: {2 ** 60}", f"duration_ms: {2 ** 199}"),
+             f"{TEST}/attempt-2.yaml": attempt(50.0, "cost: 0.2", "token: 1", "duration_ms: 0"),
+             SUMMARY: summary(2, 50.0, 0.0, "cost: 1", f"token: {2 ** 60}", "duration_ms: 1")}
+    assert pl303(lint(repo(files), "--all")) == [
+        (4, "cost is 1 but the 2 attempts' cost add up to 0.3"),
+        (5, f"token is {2 ** 60} but the 2 attempts' token add up to {2 ** 60 + 1}"),
+        (6, "duration_ms is 1 but the 2 attempts' duration_ms add up to 8.034690221e+59")]
+    files[SUMMARY] = summary(2, 50.0, 0.0, "cost: 0.3", f"token: {2 ** 60 + 1}", f"duration_ms: {2 ** 198}")
+    assert pl303(lint(repo(files), "--all")) == [
+        (6, f"duration_ms is {2 ** 198} but the 2 attempts' duration_ms add up to 8.034690221e+59")]
+
+
+def test_a_total_that_cannot_be_summed_leaves_the_next_ones_compared(repo):
+    # cost: missing in one attempt, duration_ms: infinite in one (PL103's), token: compared
+    files = {f"{TEST}/attempt-1.yaml": attempt(50.0, "duration_ms: .inf", "token: 10"),
+             f"{TEST}/attempt-2.yaml": attempt(50.0, "cost: 0.5", "duration_ms: 20.5", "token: 20"),
+             SUMMARY: summary(2, 50.0, 0.0, "cost: 9.0", "duration_ms: 1.0", "token: 31")}
+    run = lint(repo(files), "--all")
+    assert pl303(run) == [(6, "token is 31 but the 2 attempts' token add up to 30")]
+
+
+def test_a_mean_written_as_a_whole_number_is_too_few_decimals_to_compare(repo):
+    files = {f"{TEST}/attempt-1.yaml": attempt(50.0), f"{TEST}/attempt-2.yaml": attempt(50.8),
+             SUMMARY: summary(2, 50, "0.57")}
+    assert pl303(lint(repo(files), "--all")) == [
+        (2, "score_mean 50 is the 2 attempts' mean 50.4 rounded to a whole number, too few decimals to compare "
+            "(at least 2 are compared to the precision written, fewer within a relative 1e-6)")]
