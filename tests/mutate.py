@@ -55,7 +55,7 @@ TESTS: Dict[str, List[str]] = {
                              "tests/gate/test_gate_suppressions.py",
                              "tests/engine/test_merge_consent.py", "tests/pr/test_hook_own_suppressions.py",
                              "tests/core/test_config_exceptions.py", "tests/rules/test_suppressions.py"],
-    "penguin_lint.pr.blame": ["tests/pr/test_blame.py", "tests/pr/test_blame_verdicts.py",
+    "penguin_lint.pr.blame": ["tests/pr/test_blame_pairs.py", "tests/pr/test_blame.py", "tests/pr/test_blame_verdicts.py",
                               "tests/pr/test_focus.py", "tests/pr/test_unchanged_base.py",
                               "tests/pr/test_baseline_diff.py"],
     "penguin_lint.suppressions": ["tests/rules/test_suppressions.py", "tests/gate/test_gate_consent.py",

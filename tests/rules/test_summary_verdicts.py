@@ -78,3 +78,14 @@ def test_a_mean_written_as_a_whole_number_is_too_few_decimals_to_compare(repo):
     assert pl303(lint(repo(files), "--all")) == [
         (2, "score_mean 50 is the 2 attempts' mean 50.4 rounded to a whole number, too few decimals to compare "
             "(at least 2 are compared to the precision written, fewer within a relative 1e-6)")]
+
+
+def test_a_large_total_with_two_decimals_is_compared_within_the_tolerance(repo):
+    # half a cent is finer than a relative 1e-6 of 7000: no rounding to speak of
+    files = {f"{TEST}/attempt-1.yaml": attempt(50.0, "cost: 3500.25"),
+             f"{TEST}/attempt-2.yaml": attempt(50.0, "cost: 3500.25"),
+             SUMMARY: summary(2, 50.0, 0.0, "cost: 6000.00")}
+    run = lint(repo(files), "--all")
+    assert [(f["line"], f["message"], f["hint"]) for f in run.findings if f["code"] == "PL303"] == [
+        (4, "cost is 6000.00 but the 2 attempts' cost add up to 7000.5",
+         "set cost to 7000.50, or fix the attempt files")]
