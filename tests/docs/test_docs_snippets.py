@@ -405,6 +405,7 @@ OTHER_OPTIONS = {
     "--freeze": "pre-commit autoupdate", "--hook-stage": "pre-commit run", "--batch": "git cat-file",
     "--unshallow": "git fetch", "--porcelain": "git status", "--events": "benchmarks/parse_floor.py",
     "--ours": "benchmarks/parse_floor.py", "--cached": "git diff-index",
+    "--sample": "python -m tests.mutate", "--tests": "python -m tests.mutate",
 }
 
 
