@@ -4,11 +4,9 @@ module level through a fresh import, the survivors printed with their lines,
 the kill rate, and the module left as it was."""
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 
-from tests.mutate import PROJECT
+from tests.mutate import main, mutants
 
 CALC = '''\
 """A module of a few lines."""
@@ -44,13 +42,13 @@ def test_capped():
 '''
 
 
-def test_the_campaign_prints_the_survivors_and_the_kill_rate(tmp_path):
+def test_the_campaign_prints_the_survivors_and_the_kill_rate(tmp_path, capfd):
     (tmp_path / "calc.py").write_text(CALC)
     (tmp_path / "test_calc.py").write_text(TESTS)
-    proc = subprocess.run([sys.executable, "-m", "tests.mutate", "calc", "--root", str(tmp_path),
-                           "--tests", "test_calc.py"], cwd=PROJECT, capture_output=True, text=True, timeout=300)
+    assert main(["calc", "--root", str(tmp_path), "--tests", "test_calc.py"]) == 1
+    out, err = capfd.readouterr()
     # sign(0) and sign(1) are never asked: > and >= (0 and 1) agree on what is; return 0 is never run
-    assert proc.stdout == textwrap.dedent("""\
+    assert out == textwrap.dedent("""\
         calc.py:6: #1 0  ->  1  [passes 1 tests]
             if x > 0:
         calc.py:6: #2 x > 0  ->  Gt to GtE  [passes 1 tests]
@@ -64,14 +62,12 @@ def test_the_campaign_prints_the_survivors_and_the_kill_rate(tmp_path):
         calc.py:10: #12 return 0  ->  return None  [no test reaches it]
             return 0
         calc: 12 of 18 mutants killed (67%), 6 survived
-        """), proc.stderr
-    assert proc.returncode == 1
-    # LIMIT (module level, a fresh import), the loop, continue and the returns were each caught
-    assert "[1/18] line 2: killed (2 tests" in proc.stderr
+        """), err
+    # LIMIT (module level: a fresh import), the loop, continue and the returns were each caught
+    assert "[1/18] line 2: killed (2 tests" in err
     assert (tmp_path / "calc.py").read_text() == CALC
-    listed = subprocess.run([sys.executable, "-m", "tests.mutate", "calc", "--root", str(tmp_path), "--list"],
-                            cwd=PROJECT, capture_output=True, text=True, timeout=60).stdout.splitlines()
+    listed = [(m.line, m.what, m.function) for m in mutants(tmp_path / "calc.py")]
     assert len(listed) == 18
-    assert listed[14:17] == ["calc.py:17: #14 continue  ->  break in capped",
-                             "calc.py:16: #15 if v is None  ->  its branch removed in capped",
-                             "calc.py:15: #16 for ... in values  ->  loop removed in capped"]
+    assert listed[14:17] == [(17, "continue  ->  break", "capped"),
+                             (16, "if v is None  ->  its branch removed", "capped"),
+                             (15, "for ... in values  ->  loop removed", "capped")]
