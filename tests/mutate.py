@@ -75,7 +75,7 @@ TESTS: Dict[str, List[str]] = {
     "penguin_lint.rules._expressions": ["tests/rules/test_expression_verdicts.py",
                                         "tests/rules/test_rules_leaderboards.py",
                                         "tests/rules/test_values_as_written.py", "tests/gate/test_huge_board.py",
-                                        "tests/pr/test_focus.py"],
+                                        "tests/pr/test_focus.py", "tests/rules/test_rule_index.py"],
 }
 FOLDERS = {"loaders": "loaders", "validation": "validation", "core": "core", "rules": "rules", "run": "run",
            "pr": "pr", "cache": "cache", "engine": "engine", "github": "github", "lsp": "lsp",

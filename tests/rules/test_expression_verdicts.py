@@ -69,3 +69,51 @@ def test_a_leaderboard_whose_values_are_not_a_list_has_no_expression_to_judge(re
     run = lint(repo(files), "--all")
     assert run.code == 1 and run.stderr == ""
     assert [(f["code"], f["line"]) for f in run.findings if f["path"] == LB] == [("PL102", 6)]
+
+
+def test_a_denominator_is_evaluated_through_nested_operations(repo):
+    files = {**BENCH_B, **experiment("exp-2", score=50.0, summary_extra="cost: 0\n")}
+    zero = "{ experiment_id: exp-2, phase: test, metric: cost }"
+    fifty = "{ experiment_id: exp-2, phase: test }"
+    files.update(board(
+        "  - op: div\n"                      # 7: 0 / 50 is 0
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - op: div\n"
+        f"        args: [{zero}, {fifty}]\n"
+        "  - op: div\n"                      # 12: 50 / 0 is no number, PL406's own below
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - op: div\n"
+        f"        args: [{fifty}, {zero}]\n"
+        "  - op: div\n"                      # 17: weights 1 and 0 make 0
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - op: weighted_mean\n"
+        "        weights: [1, 0]\n"
+        f"        args: [{zero}, {fifty}]\n"
+        "  - op: div\n"                      # 23: a negative weight makes no number
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - op: weighted_mean\n"
+        "        weights: [2, -1]\n"
+        f"        args: [{fifty}, {fifty}]\n"))
+    run = lint(repo(files), "--all")
+    assert [(f["line"], f["message"]) for f in run.findings if f["code"] == "PL406"] == [
+        (10, "the denominator of 'div' (line 7) evaluates to 0"),
+        (16, "the denominator of 'div' (line 15) evaluates to 0"),
+        (20, "the denominator of 'div' (line 17) evaluates to 0")]
+
+
+def test_a_leaf_whose_meta_info_does_not_load_differs_in_nothing(repo):
+    files = {**BENCH_B, **experiment("exp-2", model="m2")}
+    files["experiments/lb/exp-2/meta_info.yaml"] = "experiment_id: [exp-2\n"
+    files.update(board(
+        "  - op: mean\n"
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - { experiment_id: exp-2, phase: test }\n"))
+    run = lint(repo(files), "--all")
+    assert run.code == 1 and run.stderr == ""
+    assert ("PL001", "experiments/lb/exp-2/meta_info.yaml") in [(f["code"], f["path"]) for f in run.findings]
+    assert pl403(run) == []
