@@ -61,6 +61,18 @@ def test_consent_code_by_code_and_a_reason_cut_at_200(tmp_path, monkeypatch, git
         assert got[path][4].endswith("it applies once merged, not in this run, where it would hide 1 finding")
     assert got[BROKEN][4] == ("suppression of PL001 in this file is added by this change; "
                               "PL001 cannot be suppressed by a comment")
+    [entry] = [a for a in run.json["suppressions_added"] if a["path"] == ATTEMPT]
+    assert {k: v for k, v in entry.items() if k != "message"} == {
+        "path": ATTEMPT, "line": 5, "column": 1, "end_column": 60, "scope": "disable-file", "codes": ["PL304"],
+        "held": 1}
+    # in shards, merged: the same report
+    parts = []
+    for k in (1, 2):
+        part = tmp_path / f"part-{k}.json"
+        part.write_text(lint(ws, "--all", "--no-cache", "--shard", f"{k}/2").output)
+        parts.append(str(part))
+    merged = lint(None, "merge", *parts, "--format", "json")
+    assert (merged.code, merged.output) == (run.code, run.output)
 
     # the approval label applies them all, but for what no comment suppresses
     event = tmp_path / "event.json"
@@ -93,4 +105,14 @@ def test_the_hook_names_every_code_the_pull_request_will_need(tmp_path, git_env)
         run = lint(root, "--staged")
         (a,) = run.json["suppressions_added"]
         assert (a["applied"], a["how"]) == (["PL303", "PL203"], "own")
+        assert a["message"].startswith("suppression of PL303, PL203 in this file is added by this commit")
         assert a["message"].endswith(f"; the pull request will need {needs}"), a["message"]
+
+
+def test_a_comment_naming_codes_no_comment_suppresses_is_reported(repo):
+    root = repo({SUMMARY: DEBT[SUMMARY] + "# penguin-lint: disable-file=PL005,PL004,PL502\n"})
+    run = lint(root, "--all")
+    assert [(f["line"], f["message"]) for f in run.findings if f["code"] == "PL008"] == [
+        (4, "suppression comment names PL005, PL004, PL502, which no comment can suppress (a file that is not "
+            "UTF-8 text was not checked at all; a file too large to read was not checked at all; "
+            "a configuration change never applies to the run that reviews it)")]
