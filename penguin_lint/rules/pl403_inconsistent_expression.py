@@ -38,10 +38,12 @@ class InconsistentExpression(LeaderboardRule):
         # only the values in view (focus.py).
         for _, top in ex.tops_in_view():
             leaves = ex.leaves(top)
+            if len(leaves) < 2:
+                continue  # nothing to differ from, and no meta_info.yaml to read
             # Each field is compared with the first leaf that has it (a leaf
             # whose meta_info.yaml is missing is PL401's and cannot disagree).
             ref = {}
-            for leaf in leaves:  # one leaf alone has nothing to differ from
+            for leaf in leaves:
                 fields = ex.fields(leaf)
                 diffs = []
                 for f in LABEL_FIELDS + ("phase",):
