@@ -31,6 +31,7 @@ LIMIT = 32 * 1024 * 1024
 
 
 def test_the_baseline_is_written_as_the_golden_file_records_it(tmp_path):
+    # a change here un-baselines what users recorded: it needs a new version that reads this one
     root = debt(tmp_path, FILES)
     assert lint(root, "--all", "--no-cache", "--write-baseline").code == 0
     assert (root / BASELINE).read_bytes() == GOLDEN.read_bytes()
