@@ -40,9 +40,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 PROJECT = Path(__file__).resolve().parents[1]
 ENV_MODULE, ENV_CODE, ENV_PLAN = "PENGUIN_MUTANT_MODULE", "PENGUIN_MUTANT_CODE", "PENGUIN_MUTANT_PLAN"
