@@ -140,31 +140,17 @@ class _Mutator(ast.NodeTransformer):
         finally:
             self.statement = outer
 
-    # what is never mutated: docstrings, annotations, imports, `if TYPE_CHECKING`
-    def _body(self, node):
-        body = node.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                and isinstance(body[0].value.value, str):
-            node.body = body[:1] + [self.visit(s) for s in body[1:]]
-            return node, True
-        return node, False
-
-    def _fields_except(self, node, *names):
-        for name, value in ast.iter_fields(node):
-            if name in names:
-                continue
-            if isinstance(value, list):
-                setattr(node, name, [r for r in (self.visit(v) if isinstance(v, ast.AST) else v
-                                                 for v in value) if r is not None])
-            elif isinstance(value, ast.AST):
-                setattr(node, name, self.visit(value))
-        return node
+    # what is never mutated: docstrings, annotations, imports, `__all__`, `if TYPE_CHECKING`
+    def _body(self, body: list) -> list:
+        """A body's statements visited, its docstring left as it is."""
+        first = body[0] if body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            return body[:1] + [self.visit(s) for s in body[1:]]
+        return [self.visit(s) for s in body]
 
     def visit_Module(self, node):
-        node, _ = self._body(node) if node.body else (node, False)
-        if _:
-            return node
-        return self.generic_visit(node)
+        node.body = self._body(node.body)
+        return node
 
     def visit_FunctionDef(self, node):
         node.decorator_list = [self.visit(d) for d in node.decorator_list]
@@ -172,9 +158,7 @@ class _Mutator(ast.NodeTransformer):
         outermost = not self.function
         if outermost:
             self.function = ".".join(self.scope + [node.name])
-        node, had_doc = self._body(node)
-        if not had_doc:
-            node.body = [self.visit(s) for s in node.body]
+        node.body = self._body(node.body)
         if outermost:
             self.function = ""
         return node
@@ -185,9 +169,7 @@ class _Mutator(ast.NodeTransformer):
         node.bases = [self.visit(b) for b in node.bases]
         node.decorator_list = [self.visit(d) for d in node.decorator_list]
         self.scope.append(node.name)
-        node, had_doc = self._body(node)
-        if not had_doc:
-            node.body = [self.visit(s) for s in node.body]
+        node.body = self._body(node.body)
         self.scope.pop()
         return node
 
