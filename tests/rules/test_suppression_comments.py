@@ -22,3 +22,12 @@ def test_a_hash_inside_a_toml_multiline_string_is_data(repo):
             'see # penguin-lint: disable-file=PL104\nand more."""\nruns = 1\n')
     run = lint(repo({TASK: text}), "--all")
     assert found(run) == [("PL104", TASK, 6)]
+
+
+def test_codes_run_to_a_space_or_the_comment_is_malformed(repo):
+    text = WRONG_MEAN.replace("70.0\n", "70.0  # penguin-lint: disable=PL303;why\n")
+    run = lint(repo({SUMMARY: text}), "--all")
+    assert [(f["code"], f["line"], f["column"], f["message"]) for f in run.findings] == [
+        ("PL303", 2, 13, "score_mean is 70.0 but the 2 attempts average 50"),
+        ("PL008", 2, 19, "suppression comment is not 'disable=CODE,...' or 'disable-file=CODE,...'; "
+                         "it suppresses nothing")]
