@@ -427,11 +427,16 @@ class _Session:
     def _run(self, ids: Sequence[str], tracer=None) -> int:
         items = [self.items[i] for i in ids]
         hook = self.session.config.hook
+        import threading
+
         for i, item in enumerate(items):
             if tracer is not None:
-                sys.settrace(tracer(item.nodeid))
+                t = tracer(item.nodeid)
+                sys.settrace(t)
+                threading.settrace(t)  # the threads a test starts (a loader's, a server's)
             hook.pytest_runtest_protocol(item=item, nextitem=items[i + 1] if i + 1 < len(items) else None)
             sys.settrace(None)
+            threading.settrace(None)
             if self.session.testsfailed and tracer is None:
                 return 1
         return 1 if self.session.testsfailed else 0
