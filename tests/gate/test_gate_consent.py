@@ -7,6 +7,7 @@ tests/gate/test_gate_exceptions.py runs the same through the Action's step."""
 from __future__ import annotations
 
 import json
+import textwrap
 
 from tests.conftest import VALID, cloned_pull_request, git, lint, pull_request_repo, write_repo
 from tests.github.test_action import git_identity  # noqa: F401 (fixture)
@@ -76,8 +77,10 @@ def test_consent_code_by_code_and_a_reason_cut_at_200(tmp_path, monkeypatch, git
 
     # the approval label applies them all, but for what no comment suppresses
     event = tmp_path / "event.json"
+    head = git(ws, "rev-parse", "HEAD").strip()  # the label approves the commit it was set on
     event.write_text(json.dumps({"action": "labeled", "label": {"name": "Lint-Exception"},
-                                 "pull_request": {"number": 7, "labels": [{"name": "Lint-Exception"}]}}))
+                                 "pull_request": {"number": 7, "head": {"sha": head, "ref": "pr"},
+                                                  "labels": [{"name": "Lint-Exception"}]}}))
     monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
     run = lint(ws, "--all", "--no-cache")
     assert run.code == 1
@@ -90,22 +93,23 @@ def test_consent_code_by_code_and_a_reason_cut_at_200(tmp_path, monkeypatch, git
 
 
 def test_the_hook_names_every_code_the_pull_request_will_need(tmp_path, git_env):
-    two = DEBT[SUMMARY] + "# penguin-lint: disable-file=PL303,PL203\n"
+    # two codes, each suppressing a finding: the version (PL203) and a field no benchmark has (PL104)
+    two = DEBT[BENCH] + "runs = 1\n# penguin-lint: disable-file=PL203,PL104\n"
     for config, needs in (
-            ('allow-added-suppressions = ["PL20", "PL3"]\n',
-             "a reason after the codes (allow-added-suppressions lists PL303, PL203)"),
-            ('allow-added-suppressions = ["PL20"]\n',
-             "PL303 in the base's allow-added-suppressions and a reason after the codes, "
+            ('allow-added-suppressions = ["PL10", "PL20"]\n',
+             "a reason after the codes (allow-added-suppressions lists PL203, PL104)"),
+            ('allow-added-suppressions = ["PL10"]\n',
+             "PL203 in the base's allow-added-suppressions and a reason after the codes, "
              "or it applies only once merged"),
-            ("", "PL303, PL203 in the base's allow-added-suppressions and a reason after the codes, "
+            ("", "PL203, PL104 in the base's allow-added-suppressions and a reason after the codes, "
                  "or it applies only once merged")):
         root = pull_request_repo(write_repo(tmp_path / "repo", {CONFIG: config} if config else {}, VALID))
-        (root / SUMMARY).write_text(two)
+        (root / BENCH).write_text(textwrap.dedent(two))
         git(root, "add", "-A")
         run = lint(root, "--staged")
         (a,) = run.json["suppressions_added"]
-        assert (a["applied"], a["how"]) == (["PL303", "PL203"], "own")
-        assert a["message"].startswith("suppression of PL303, PL203 in this file is added by this commit")
+        assert (a["codes"], a["applied"], a["how"]) == (["PL203", "PL104"], ["PL203", "PL104"], "own")
+        assert a["message"].startswith("suppression of PL203, PL104 in this file is added by this commit")
         assert a["message"].endswith(f"; the pull request will need {needs}"), a["message"]
 
 
