@@ -75,10 +75,9 @@ class Consent:
 
     def needs(self, d: Directive, codes: Iterable[str]) -> str:
         """What a pull request will need so that ``d``'s added ``codes``
-        apply in its run (the hook says it), or "" when it has it."""
+        apply in its run (the hook says it), or "" when it has it. Called
+        when some of them apply (``describe``): one at least is suppressible."""
         codes = [c for c in codes if c not in UNSUPPRESSIBLE]
-        if not codes:
-            return ""
         unlisted = [c for c in codes if not self.listed(c)]
         if not unlisted:
             if d.reason:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Optional, Protocol, Set, Tuple
 
 from penguin_lint.findings import Finding
-from penguin_lint.loaders.document import Document, mark_position
+from penguin_lint.loaders.document import Document
 
 from penguin_lint.engine.subject import Subject
 from penguin_lint.pr.unchanged import SameInputs
@@ -92,24 +92,14 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
 def _positions(doc: Document) -> Dict[Tuple[int, int], tuple]:
-    """(line, column) -> the deepest key path whose key or value starts there."""
+    """(line, column) -> the deepest key path whose key or value starts there,
+    in a parsed document (every loader gives one its positions' tree:
+    loaders/positions.py, loaders/toml_positions.py)."""
     out: Dict[Tuple[int, int], tuple] = {}
-    tree = doc._tree
-    if tree is not None:  # YAML and JSON: the lean index (loaders/positions.py)
-        for path, (line, column) in tree.starts():
-            key = (line, column)
-            if key not in out or len(path) > len(out[key]):
-                out[key] = path
-        return out
-    doc._ensure_index()
-    for table in (doc._keys, doc._values):
-        for path, pos in table.items():
-            if type(pos) is not tuple and not hasattr(pos, "line"):
-                continue
-            p = pos if hasattr(pos, "line") else mark_position(pos)
-            key = (p.line, p.column)
-            if key not in out or len(path) > len(out[key]):
-                out[key] = path
+    for path, (line, column) in doc._tree.starts():
+        key = (line, column)
+        if key not in out or len(path) > len(out[key]):
+            out[key] = path
     return out
 
 

@@ -123,10 +123,8 @@ class SummaryMismatch(Rule):
                 if any(f is None for f in floats):
                     continue
                 try:
-                    total = math.fsum(floats)
+                    total = math.fsum(floats)  # finite floats: a finite sum, or OverflowError
                 except (OverflowError, ValueError):
-                    continue
-                if not math.isfinite(total):
                     continue
             if n == 1:
                 says, noun = f"the one attempt's {key} is", f"the one attempt's {key}"
@@ -151,7 +149,6 @@ class SummaryMismatch(Rule):
         shown_have, shown_want = _fmt_pair(have, want)
         if src:
             shown_have = src  # the value as the file writes it (60.0, not 60)
-        written = src if src and decimals >= MIN_DECIMALS else shown_have
         # The same text --fix writes (fixes/summary.py).
         value = proposal(want, src, exact)
         rounded = proposal(want, src)  # what the author's rounding makes of it
@@ -166,12 +163,12 @@ class SummaryMismatch(Rule):
         if population is not None and states(have, population, decimals):
             yield self.finding(
                 subject,
-                f"{key} {written} is the population standard deviation (n in the denominator); "
+                f"{key} {shown_have} is the population standard deviation (n in the denominator); "
                 f"RFC-0005's score_std is {noun}, with n - 1: {shown_want}",
                 pos=pos, hint=f"set {key} to {value} (the sample standard deviation)")
             return
         if rounding_applies(want, decimals):
-            message = f"{key} {written} is not {noun} {shown_want} rounded to {decimals} decimals ({rounded})"
+            message = f"{key} {shown_have} is not {noun} {shown_want} rounded to {decimals} decimals ({rounded})"
             hint = f"set {key} to {value}, or fix the attempt files"
         elif decimals >= MIN_DECIMALS:
             message = f"{key} is {shown_have} but {says} {shown_want}"

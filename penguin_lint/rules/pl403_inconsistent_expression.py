@@ -39,7 +39,7 @@ class InconsistentExpression(LeaderboardRule):
         for _, top in ex.tops_in_view():
             leaves = ex.leaves(top)
             if len(leaves) < 2:
-                continue
+                continue  # nothing to differ from, and no meta_info.yaml to read
             # Each field is compared with the first leaf that has it (a leaf
             # whose meta_info.yaml is missing is PL401's and cannot disagree).
             ref = {}

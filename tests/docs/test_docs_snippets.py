@@ -419,6 +419,7 @@ OTHER_OPTIONS = {
     "--unshallow": "git fetch", "--porcelain": "git status", "--events": "benchmarks/parse_floor.py",
     "--ours": "benchmarks/parse_floor.py", "--cached": "git diff-index",
     "--prefix": "npm",
+    "--sample": "python -m tests.mutate", "--tests": "python -m tests.mutate",
 }
 
 
