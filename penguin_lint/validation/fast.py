@@ -58,6 +58,16 @@ def _same(a, b) -> bool:
     return a == b
 
 
+def _pointed(root: dict, ref: str) -> Any:
+    """The part of the schema a local ``$ref`` (a JSON pointer) names."""
+    if not ref.startswith("#/"):
+        raise Unsupported(ref)
+    node: Any = root
+    for part in ref[2:].split("/"):
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
 def compile_schema(root: dict, pattern_ok: Callable[[str, str], bool],
                    formats: Dict[str, Check]) -> Optional[Check]:
     """A closure answering "is this instance valid?", or None when the schema
@@ -65,12 +75,8 @@ def compile_schema(root: dict, pattern_ok: Callable[[str, str], bool],
     refs: Dict[str, Check] = {}
 
     def resolve(ref: str) -> Check:
-        if not ref.startswith("#/"):
-            raise Unsupported(ref)
         if ref not in refs:
-            node: Any = root
-            for part in ref[2:].split("/"):
-                node = node[part.replace("~1", "/").replace("~0", "~")]
+            node = _pointed(root, ref)
             refs[ref] = lambda x: True  # placeholder breaks recursion
             compiled = build(node)
             refs[ref] = compiled
@@ -236,12 +242,8 @@ def schema_source(root: dict) -> Optional[str]:
         return function(s, f"_s{len(funcs)}")
 
     def ref(r: str) -> str:
-        if not r.startswith("#/"):
-            raise Unsupported(r)
         if r not in refs:
-            node: Any = root
-            for part in r[2:].split("/"):
-                node = node[part.replace("~1", "/").replace("~0", "~")]
+            node = _pointed(root, r)
             refs[r] = f"_r{len(refs)}"
             function(node, refs[r])
         return refs[r]
