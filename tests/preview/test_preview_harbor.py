@@ -14,7 +14,8 @@ import pytest
 
 from tests.conftest import git, write_repo
 from tests.fuzz import html_problems, render_markdown
-from tests.preview.cdp import Browser, chromium
+from tests.preview.cdp import Browser
+from tests.real_programs import need
 
 DEFINITION = """\
 package: acme/my-dataset
@@ -122,8 +123,7 @@ def test_json_has_the_columns_and_the_ranked_rows(tmp_path):
 
 
 def test_the_page_shows_the_rows_in_rank_order_in_chromium(tmp_path):
-    exe = chromium()
-    assert exe is not None, "chromium is not installed: apt-get install chromium (as .ci/run does)"
+    exe = need("chromium", "chromium-browser", package="chromium")
     page = tmp_path / "board.html"
     page.write_text(preview(board_repo(tmp_path / "r"), fmt="html"), encoding="utf-8")
     browser = Browser(exe)
