@@ -145,6 +145,8 @@ class AttemptNumbering(Rule):
         return self.finding(subject, f"'{fname}' is not a valid attempt file name (attempt-<n>.yaml, n from 1)",
                             path=f"{subject.path}/{fname}", hint=hint)
 
+    affects = (("under", "experiments", 4, 4, None),)
+
     def affected_by(self, changed, ctx):
         # A change to summary.yaml (n_attempt) or to any attempt file can make
         # another attempt file of the same phase missing or extra.
