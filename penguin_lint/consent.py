@@ -16,7 +16,7 @@ Codes no comment suppresses (``UNSUPPRESSIBLE``) are never granted.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError
 from typing import Iterable, Optional, Tuple
 
 from penguin_lint.suppressions import LABEL, OWN, REASON, UNSUPPRESSIBLE, AddedSuppression, Directive
@@ -26,18 +26,47 @@ __all__ = ["Consent", "LABEL", "OWN", "REASON"]
 REASON_SHOWN = 200
 
 
-@dataclass(frozen=True)
 class Consent:
-    """What widens the gate for a reviewed change, from the base's configuration and GitHub's event."""
+    """What widens the gate for a reviewed change, from the base's configuration and GitHub's event.
 
-    #: ``allow-added-suppressions``: rule codes or prefixes
-    allowed: Tuple[str, ...] = ()
-    #: ``approval-label``: the label's name, or None
-    approval_label: Optional[str] = None
-    #: the run's event is that label being set on the pull request
-    approved: bool = False
-    #: the author's own commit (the hook)
-    own: bool = False
+    A frozen record written out rather than a dataclass: every hook makes
+    one, and making the class would compile its methods from source on
+    each run."""
+
+    __slots__ = ("allowed", "approval_label", "approved", "own")
+
+    def __init__(self, allowed: Tuple[str, ...] = (), approval_label: Optional[str] = None,
+                 approved: bool = False, own: bool = False) -> None:
+        #: ``allow-added-suppressions``: rule codes or prefixes
+        object.__setattr__(self, "allowed", allowed)
+        #: ``approval-label``: the label's name, or None
+        object.__setattr__(self, "approval_label", approval_label)
+        #: the run's event is that label being set on the pull request
+        object.__setattr__(self, "approved", approved)
+        #: the author's own commit (the hook)
+        object.__setattr__(self, "own", own)
+
+    def _key(self) -> tuple:
+        return (self.allowed, self.approval_label, self.approved, self.own)
+
+    def __setattr__(self, name, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other):
+        return self._key() == other._key() if other.__class__ is self.__class__ else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self):  # copy and pickle make it through __init__, as a frozen dataclass's are
+        return (Consent, self._key())
+
+    def __repr__(self) -> str:
+        return ("Consent(allowed={!r}, approval_label={!r}, approved={!r}, own={!r})"
+                .format(*self._key()))
 
     def listed(self, code: str) -> bool:
         return any(code.startswith(p) for p in self.allowed)

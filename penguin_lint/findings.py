@@ -5,7 +5,7 @@ never learn where they came from.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional
 
 from penguin_lint.records import record
@@ -14,7 +14,7 @@ ERROR = "error"
 WARNING = "warning"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Position:
     """1-based line/column span of a key or value in a file."""
 

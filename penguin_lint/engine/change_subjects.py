@@ -7,7 +7,7 @@ notes, for each, the changed paths behind it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Dict, Iterable, Set
 
 from penguin_lint.core.config import CONFIG_FILE
@@ -15,14 +15,19 @@ from penguin_lint.engine.subject import Subject
 from penguin_lint.pr.blame import Change, Scope
 
 
-@dataclass
 class ChangeSubjects:
-    """What a change makes a run check, and why each subject is in it."""
+    """What a change makes a run check, and why each subject is in it. (A
+    plain class: nothing compares or prints it, and a dataclass costs every
+    hook its making.)"""
 
-    subjects: Dict[str, Subject]    # path -> subject, every one to check
-    own: Set[str]                   # what the change names (and the folders holding it)
-    dependents: Set[str]            # what cross-file rules say the change affects
-    touched_dirs: Set[str]          # data folders holding a changed path
+    __slots__ = ("subjects", "own", "dependents", "touched_dirs")
+
+    def __init__(self, subjects: Dict[str, Subject], own: Set[str], dependents: Set[str],
+                 touched_dirs: Set[str]) -> None:
+        self.subjects = subjects          # path -> subject, every one to check
+        self.own = own                    # what the change names (and the folders holding it)
+        self.dependents = dependents      # what cross-file rules say the change affects
+        self.touched_dirs = touched_dirs  # data folders holding a changed path
 
 
 def change_subjects(engine, change: Change, scope: Scope) -> ChangeSubjects:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Dict, Iterable, List, Optional, Protocol, Set, Tuple
 
 from penguin_lint.findings import Finding
@@ -49,17 +49,31 @@ class Checker(Protocol):
     def check(self, subject: Subject, codes: Optional[Set[str]] = None) -> List[Finding]: ...
 
 
-@dataclass
 class Change:
     """The paths a run is about, relative to the repository root.
 
     ``touched``: files or folders that exist and changed (added, modified,
     renamed to; for a path run, the paths given). ``deleted``: paths that
-    are gone (deleted, renamed from). ``renames``: new path -> old path."""
+    are gone (deleted, renamed from). ``renames``: new path -> old path.
 
-    touched: Set[str] = field(default_factory=set)
-    deleted: Set[str] = field(default_factory=set)
-    renames: Dict[str, str] = field(default_factory=dict)
+    Written out rather than a dataclass: every hook makes one, and making
+    the class would compile its methods from source on each run."""
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __init__(self, touched: Optional[Set[str]] = None, deleted: Optional[Set[str]] = None,
+                 renames: Optional[Dict[str, str]] = None) -> None:
+        self.touched: Set[str] = set() if touched is None else touched
+        self.deleted: Set[str] = set() if deleted is None else deleted
+        self.renames: Dict[str, str] = {} if renames is None else renames
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.touched, self.deleted, self.renames) == (other.touched, other.deleted, other.renames)
+
+    def __repr__(self) -> str:
+        return f"Change(touched={self.touched!r}, deleted={self.deleted!r}, renames={self.renames!r})"
 
     @property
     def paths(self) -> List[str]:

@@ -1,6 +1,6 @@
 """The rule registry: every module ``plNNN_*.py`` in this package defines one
 rule class. What a run needs to know of a rule before it runs it (code, name,
-kinds, whether other paths affect it) is read from ``_index.py``, generated
+kinds, which other paths affect it) is read from ``_index.py``, generated
 from the modules and held to them by a test (``index_build.py``), so that a
 run imports only the rules it runs: a hook on one attempt file does not pay
 for the Harbor rules."""
@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Dict, List, Optional, Tuple
 
+from penguin_lint.rules._affects import may_affect
 from penguin_lint.rules._index import RULES
 from penguin_lint.rules.base import Rule
 
@@ -18,10 +19,12 @@ class LazyRule:
     index entry is asked of it; everything else is the rule's own."""
 
     def __init__(self, code: str, name: str, severity: str, kinds: Tuple[str, ...], fixable: str,
-                 problem_source: Optional[str], cross_file: bool, module: str, cls: str):
+                 problem_source: Optional[str], cross_file: bool, module: str, cls: str,
+                 affects: Optional[Tuple[tuple, ...]]):
         self.code, self.name, self.severity, self.kinds = code, name, severity, kinds
         self.fixable, self.problem_source, self.cross_file = fixable, problem_source, cross_file
         self._where = (module, cls)
+        self.affects = affects
         self._rule: Optional[Rule] = None
 
     def load(self) -> Rule:
@@ -31,8 +34,6 @@ class LazyRule:
             # what a run calls for every subject, found at once from now on
             # (not through __getattr__, which a lookup reaches only by failing)
             vars(self).setdefault("check", rule.check)
-            if self.cross_file:
-                vars(self).setdefault("affected_by", rule.affected_by)
         return self._rule
 
     def __getattr__(self, attr: str):
@@ -41,8 +42,11 @@ class LazyRule:
         return getattr(self.load(), attr)
 
     def affected_by(self, changed: str, ctx) -> "object":
-        # most rules read their own subject only: nothing to import to know that
-        return self.load().affected_by(changed, ctx) if self.cross_file else ()
+        # most rules read their own subject only, and a cross-file rule is
+        # affected by few paths: the index says which, with nothing imported
+        if not self.cross_file or not may_affect(self.affects, changed, ctx):
+            return ()
+        return self.load().affected_by(changed, ctx)
 
     def __repr__(self) -> str:
         return f"<rule {self.code} {self.name}>"

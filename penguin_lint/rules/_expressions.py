@@ -475,6 +475,9 @@ class LeaderboardRule(Rule):
 
     kinds = ("leaderboard",)
 
+    affects = (("under", "experiments", 0, 3, None),
+               ("under", "experiments", 4, 4, "summary.yaml"))
+
     def affected_by(self, changed, ctx):
         # A leaderboard reads its experiments' meta_info.yaml and their
         # phases' summary.yaml: a change to one of those, or an experiment or

@@ -42,6 +42,11 @@ class Rule:
     #: below. An editor that wants the findings of other files only does not
     #: run it there.
     reports_below: Optional[Tuple[str, ...]] = None
+    #: for a cross-file rule: the changed paths ``affected_by`` can answer
+    #: anything for (``rules/_affects.py`` says what each clause matches),
+    #: copied into the index so that a run asks only the rules a path can
+    #: affect and imports no other; None: any path.
+    affects: Optional[Tuple[tuple, ...]] = None
 
     @classmethod
     def doc(cls) -> str:

@@ -30,6 +30,8 @@ class Symlink(Rule):
             if ents[name].is_symlink:
                 yield self._found(subject, f"{subject.path}/{name}")
 
+    affects = (("walk_root",),)
+
     def affected_by(self, changed, ctx):
         # a layout's top folder swapped for a link: its old files are gone
         # from the change and nothing below it is walked, so the repository

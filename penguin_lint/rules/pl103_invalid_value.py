@@ -1,5 +1,4 @@
 """PL103 invalid-value: enum, range, pattern or format violation not covered by a rule below."""
-from penguin_lint.rules._expressions import overflow_problems
 from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
 
 
@@ -28,5 +27,8 @@ class InvalidValue(ProblemRule):
         if subject.kind == "leaderboard":
             doc = ctx.repo.load(subject.path)
             if doc is not None and doc.parsed:
+                # the leaderboard rules' reading, imported only for leaderboards
+                from penguin_lint.rules._expressions import overflow_problems
+
                 for p in overflow_problems(subject, ctx):
                     yield self.from_problem(subject, p)

@@ -23,6 +23,8 @@ class OrphanData(Rule):
             yield self.finding(subject, f"data folder '{subject.path}' has no package '{ctx.layout.package_dir(b)}'",
                                hint="rename the folder to its benchmark's id, or remove it")
 
+    affects = (("under", "packages", 1, None, None),)
+
     def affected_by(self, changed, ctx):
         root = ctx.layout.roots["packages"] + "/"
         if changed.startswith(root):

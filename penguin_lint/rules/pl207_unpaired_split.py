@@ -30,6 +30,8 @@ class UnpairedSplit(Rule):
                            path=cfg if doc is not None else subject.path, pos=pos,
                            hint=f"add packages/{test}/ with the matching test tasks")
 
+    affects = (("under", "packages", 1, None, None),)
+
     def affected_by(self, changed, ctx):
         root = ctx.layout.roots["packages"] + "/"
         if changed.startswith(root):

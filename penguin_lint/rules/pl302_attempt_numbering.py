@@ -76,13 +76,17 @@ class AttemptNumbering(Rule):
         n, doc = n_attempt_of(ctx, summary_path)
         if n is None:
             return
-        pos = doc.value_pos(("n_attempt",))
-        where = f"summary.yaml line {pos.line} says n_attempt: {n}"
+
+        def pos():  # only for a finding: a clean phase looks up no position
+            return doc.value_pos(("n_attempt",))
+
+        def where() -> str:
+            return f"summary.yaml line {pos().line} says n_attempt: {n}"
 
         for i in sorted(present):
             if i > n:
                 yield self.finding(
-                    subject, f"attempt-{i}.yaml is beyond the {n} attempt{'s' if n != 1 else ''} of this phase ({where})",
+                    subject, f"attempt-{i}.yaml is beyond the {n} attempt{'s' if n != 1 else ''} of this phase ({where()})",
                     path=f"{subject.path}/attempt-{i}.yaml",
                     hint="remove it, or set n_attempt to the number of attempts run and update the summary")
 
@@ -97,7 +101,7 @@ class AttemptNumbering(Rule):
             if i in present:
                 continue
             listed += 1
-            message = f"attempt-{i}.yaml is missing ({where}, so attempt-1.yaml..attempt-{n}.yaml must exist)"
+            message = f"attempt-{i}.yaml is missing ({where()}, so attempt-1.yaml..attempt-{n}.yaml must exist)"
             hint = f"add attempt-{i}.yaml, or correct n_attempt in summary.yaml"
             if fewer is not None:
                 message += (f"; score_mean is the mean of the {fewer} attempt file{'s' if fewer != 1 else ''} "
@@ -111,7 +115,7 @@ class AttemptNumbering(Rule):
                          f"{'file' if missing_total - listed == 1 else 'files'} up to attempt-{n}.yaml "
                          f"{'is' if missing_total - listed == 1 else 'are'} missing "
                          f"(n_attempt is {n})",
-                path=summary_path, pos=pos,
+                path=summary_path, pos=pos(),
                 hint="set n_attempt to the number of attempts run")
 
     @staticmethod
@@ -144,6 +148,8 @@ class AttemptNumbering(Rule):
                 hint = "attempts are numbered from 1: rename it to attempt-1.yaml (and shift the others)"
         return self.finding(subject, f"'{fname}' is not a valid attempt file name (attempt-<n>.yaml, n from 1)",
                             path=f"{subject.path}/{fname}", hint=hint)
+
+    affects = (("under", "experiments", 4, 4, None),)
 
     def affected_by(self, changed, ctx):
         # A change to summary.yaml (n_attempt) or to any attempt file can make

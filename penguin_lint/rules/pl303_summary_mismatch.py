@@ -185,6 +185,8 @@ class SummaryMismatch(Rule):
                     "to the precision written), or fix the attempt files")
         yield self.finding(subject, message, pos=pos, hint=hint)
 
+    affects = (("kind", "attempt"),)
+
     def affected_by(self, changed, ctx):
         # The summary of a phase is judged against its attempt files.
         kind = ctx.layout.classify_file(changed)

@@ -73,6 +73,8 @@ class UnknownSource(Rule):
                                         f"({pkg}/{source}/ does not exist)",
                                pos=doc.value_pos(("results", i, "source")), hint=hint)
 
+    affects = (("kind", "meta_info"), ("under", "packages", 2, None, None))
+
     def affected_by(self, changed, ctx):
         kind = ctx.layout.classify_file(changed)
         if kind is not None and kind[0] == "meta_info":

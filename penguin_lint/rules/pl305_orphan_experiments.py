@@ -45,6 +45,8 @@ class OrphanExperiments(Rule):
         yield self.finding(subject, f"experiments folder '{subject.path}' has no leaderboard ({lb_file} does not exist)",
                            hint=hint)
 
+    affects = (("under", "leaderboards", 1, None, None),)
+
     def affected_by(self, changed, ctx):
         # A leaderboard file that vanishes orphans its experiments folder (a
         # change inside the folder re-checks it anyway: it holds the change).

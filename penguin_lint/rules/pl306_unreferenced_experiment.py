@@ -81,6 +81,9 @@ class UnreferencedExperiment(Rule):
                            hint=f"add a value naming experiment_id: {g['experiment']} to {lb_file}, "
                                 "or remove the experiment")
 
+    affects = (("under", "experiments", 2, None, None),
+               ("under", "leaderboards", 2, 2, "leaderboard.yaml"))
+
     def affected_by(self, changed, ctx):
         exp_root = ctx.layout.roots["experiments"] + "/"
         if changed.startswith(exp_root):

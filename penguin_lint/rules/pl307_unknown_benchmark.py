@@ -92,6 +92,8 @@ class UnknownBenchmark(Rule):
         yield self.finding(subject, f"benchmark_id '{bid}' names no benchmark package ({pkg}/ does not exist)",
                            pos=doc.value_pos(("benchmark_id",)), hint=hint)
 
+    affects = (("under", "packages", 1, None, None),)
+
     def affected_by(self, changed, ctx):
         # A package that vanishes breaks the meta_info files naming it (one
         # that appears can only clear findings, so it costs no scan).

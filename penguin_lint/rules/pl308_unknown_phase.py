@@ -49,6 +49,8 @@ class UnknownPhase(Rule):
             msg = f"unknown phase '{phase}' (known phases: {', '.join(KNOWN)})"
         yield self.finding(subject, msg, hint=hint)
 
+    affects = (("under", "experiments", 3, None, None),)
+
     def affected_by(self, changed, ctx):
         # A file added to a phase folder is how the folder itself arrives.
         phase = phase_of(changed, ctx)

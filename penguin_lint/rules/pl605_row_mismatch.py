@@ -101,6 +101,8 @@ class RowMismatch(Rule):
                         yield self.finding(subject, f"{row_label(i)}: {p.message} ({key} of {def_path})",
                                            pos=p.pos, hint=p.hint)
 
+    affects = (("harbor_definition",),)
+
     def affected_by(self, changed, ctx):
         if is_definition_path(changed, ctx):
             yield from rows_files_beside(changed, ctx)

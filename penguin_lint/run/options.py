@@ -5,7 +5,6 @@ and the options parsed (the shard, the rule codes)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional
 
@@ -18,15 +17,17 @@ from penguin_lint.run.request import PenguinLintError, Request
 WHOLE, PATHS, DIFF, STAGED, STDIN = "whole", "paths", "diff", "staged", "stdin"
 
 
-@dataclass
 class Options:
-    """What a kind of run takes from the request."""
+    """What a kind of run takes from the request. (A plain class: nothing
+    compares or prints it, and a dataclass costs every hook its making.)"""
 
-    #: which kind of run the request is (WHOLE, PATHS, DIFF, STAGED, STDIN)
-    mode: str
-    shard: object = None
-    select: Optional[List[str]] = None
-    ignore: Optional[List[str]] = None
+    __slots__ = ("mode", "shard", "select", "ignore")
+
+    def __init__(self, mode: str, shard: object = None, select: Optional[List[str]] = None,
+                 ignore: Optional[List[str]] = None) -> None:
+        #: which kind of run the request is (WHOLE, PATHS, DIFF, STAGED, STDIN)
+        self.mode = mode
+        self.shard, self.select, self.ignore = shard, select, ignore
 
 
 def check_options(req: Request, cwd: Path) -> Options:

@@ -1,7 +1,7 @@
 """What a run is asked (:class:`Request`) and what it gives back (:class:`Outcome`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Mapping, Optional, Sequence
 
@@ -16,7 +16,7 @@ class PenguinLintError(Exception):
     the one line the command line prints after ``penguin-lint: error:``."""
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # nothing compares or prints one; every hook makes the class
 class Request:
     """What a run is asked to do; the command line's options, by name."""
 
@@ -68,15 +68,15 @@ class Request:
     progress: Optional[Callable[[List[Finding]], None]] = None
 
 
-@dataclass
 class Outcome:
-    """What a run produced: its result, the repository it read and the repairs it made or would make."""
+    """What a run produced: its result, the repository it read and the
+    repairs it made or would make. (A plain class: nothing compares or
+    prints it, and a dataclass costs every hook its making.)"""
 
-    result: Result
-    root: Path
-    repo: Repository
-    #: --diff: the repairs as unified-diff lines, how many findings they fix, in which files
-    diff: Optional[List[str]] = None
-    would_fix: int = 0
-    would_fix_files: int = 0
-    warnings: List[str] = field(default_factory=list)
+    def __init__(self, result: Result, root: Path, repo: Repository) -> None:
+        self.result, self.root, self.repo = result, root, repo
+        #: --diff: the repairs as unified-diff lines, how many findings they fix, in which files
+        self.diff: Optional[List[str]] = None
+        self.would_fix = 0
+        self.would_fix_files = 0
+        self.warnings: List[str] = []

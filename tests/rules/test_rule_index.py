@@ -52,3 +52,48 @@ def test_a_run_on_one_attempt_imports_only_the_rules_it_runs(tmp_path):
     mods = {m.rsplit(".", 1)[1][:5] for m in out["mods"]}
     assert "pl304" in mods  # an attempt's own cross-file rule ran
     assert not {"pl601", "pl602", "pl603", "pl604", "pl606", "pl607"} & mods, mods
+
+
+def _paths_of(root: Path):
+    """Every path of a repository, its folders' top, and paths that are not
+    there (a deleted file, folder, package or its -test twin)."""
+    out = {"", "experiments", "packages", "leaderboards", "data", "leaderboard"}
+    for p in root.rglob("*"):
+        rel = p.relative_to(root).as_posix()
+        parent = rel.rpartition("/")[0]
+        out |= {rel, f"{rel}-gone", f"{rel}/gone", f"{rel}-test", f"{parent}/gone-test" if parent else "gone"}
+    return sorted(out)
+
+
+def test_a_cross_file_rule_is_affected_only_by_the_paths_its_index_entry_names(tmp_path):
+    # the index's clauses (rules/_affects.py) spare a run importing the rules
+    # a changed path cannot affect: each must cover every path its rule answers for
+    from penguin_lint.core.config import Config
+    from penguin_lint.core.repo import Repository
+    from penguin_lint.engine.context import Context
+    from penguin_lint.rules._affects import may_affect
+
+    # and the example with its leaderboard files and packages deleted
+    gone = tmp_path / "gone"
+    shutil.copytree(ROOT / "examples" / "repo", gone)
+    for f in (gone / "leaderboards").glob("*/leaderboard.yaml"):
+        f.unlink()
+    shutil.rmtree(gone / "packages")
+    answered, spared = set(), set()
+    for root in [ROOT / "examples" / "repo", ROOT / "examples" / "clean", gone,
+                 *sorted(p for p in (ROOT / "examples" / "harbor").iterdir() if p.is_dir())]:
+        ctx = Context(Repository(root, Config()), Config())
+        paths = _paths_of(root) + _paths_of(ROOT / "examples" / "repo")  # those deleted too
+        for lazy in all_rules():
+            if not lazy.cross_file:
+                continue
+            assert lazy.affects is not None and lazy.affects == lazy.load().affects, lazy.code
+            for path in paths:
+                deps = list(lazy.load().affected_by(path, ctx))
+                if deps:
+                    answered.add(lazy.code)
+                if not may_affect(lazy.affects, path, ctx):
+                    spared.add(lazy.code)
+                    assert deps == [], (lazy.code, root.name, path, deps)
+    cross = {r.code for r in all_rules() if r.cross_file}
+    assert answered == cross and spared == cross  # the paths tried reach every rule both ways
