@@ -61,3 +61,11 @@ def test_comments_are_looked_for_among_the_first_thousand_candidates_only(repo):
     run = lint(repo({SUMMARY: text}), "--all")
     assert ("PL303", SUMMARY, 1003) in found(run)
     assert run.json["summary"]["suppressed"] == 0
+
+
+def test_json_has_no_comments(repo):
+    # a JSON string that reads like a comment is text: nothing to judge as a suppression
+    root = repo({"hub/board.json": '{"name": "x",\n  "title": "a # penguin-lint: disable=PL303"}\n',
+                 ".penguin-lint.toml": '[kinds]\n"hub/*.json" = "harbor_leaderboard"\n'})
+    run = lint(root, "--all")
+    assert [f for f in run.findings if f["code"] == "PL008"] == [] and run.at("PL001") == []
