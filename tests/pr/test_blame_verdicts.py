@@ -106,3 +106,21 @@ def test_nothing_compared_is_null(debt):
     [f] = pl403(run)
     assert f["new"] is None and f["caused_by"] is None
     assert "note:" not in lint(debt, "--all", fmt="text").output
+
+
+def test_a_touched_leaderboard_is_checked_whole_when_an_experiment_it_reads_changes_too(debt):
+    # the leaderboard is the contributor's own file as well as a dependent: its old debt is shown, as old
+    (debt / LB).write_text(BOARD + "  - { experiment_id: exp-2, phase: test }\n")
+    (debt / META2).write_text((debt / META2).read_text().replace("model_name: m", "model_name: other"))
+    commit_all(debt)
+    run = lint(debt, "--diff-base", "main")
+    assert [(f["line"], f["scope"], f["new"]) for f in pl403(run)] == [(8, "touched", True), (12, "touched", False)]
+
+
+def test_new_only_tells_a_new_finding_from_old_ones_of_another_rule(debt):
+    # the change fixes nothing and adds a finding of another rule to the file with old debt
+    (debt / LB).write_text(BOARD.replace("title: ", "title: 7 ", 1) + "  - { experiment_id: exp-9, phase: test }\n")
+    commit_all(debt)
+    run = lint(debt, "--diff-base", "main", "--new-only")
+    assert [(f["code"], f["new"]) for f in run.findings] and all(f["new"] for f in run.findings)
+    assert pl403(run) == [] and run.code == 1
