@@ -108,19 +108,25 @@ def test_nothing_compared_is_null(debt):
     assert "note:" not in lint(debt, "--all", fmt="text").output
 
 
-def test_a_touched_leaderboard_is_checked_whole_when_an_experiment_it_reads_changes_too(debt):
-    # the leaderboard is the contributor's own file as well as a dependent: its old debt is shown, as old
-    (debt / LB).write_text(BOARD + "  - { experiment_id: exp-2, phase: test }\n")
+
+def test_a_dependent_finding_names_only_the_changes_that_caused_it(debt):
+    # the task's edit is part of the change, but the board does not read it
     (debt / META2).write_text((debt / META2).read_text().replace("model_name: m", "model_name: other"))
+    task = "packages/bench-a/CASE-001-one/task_config.toml"
+    (debt / task).write_text((debt / task).read_text().replace("The first task.", "The first task, reworded."))
     commit_all(debt)
-    run = lint(debt, "--diff-base", "main")
-    assert [(f["line"], f["scope"], f["new"]) for f in pl403(run)] == [(8, "touched", True), (12, "touched", False)]
+    [f] = pl403(lint(debt, "--diff-base", "main"))
+    assert (f["line"], f["new"], f["caused_by"]) == (8, True, [META2])
 
 
-def test_new_only_tells_a_new_finding_from_old_ones_of_another_rule(debt):
-    # the change fixes nothing and adds a finding of another rule to the file with old debt
-    (debt / LB).write_text(BOARD.replace("title: ", "title: 7 ", 1) + "  - { experiment_id: exp-9, phase: test }\n")
-    commit_all(debt)
-    run = lint(debt, "--diff-base", "main", "--new-only")
-    assert [(f["code"], f["new"]) for f in run.findings] and all(f["new"] for f in run.findings)
-    assert pl403(run) == [] and run.code == 1
+
+def test_a_new_finding_is_new_where_the_change_fixed_as_many_old_ones(tmp_path, git_env):
+    # main's board names an experiment that does not exist; the change names another instead
+    files = dict(VALID)
+    files[LB] = VALID[LB] + "  - { experiment_id: exp-gone, phase: test }\n"
+    root = pull_request_repo(write_repo(tmp_path / "repo", {}, files))
+    (root / LB).write_text((root / LB).read_text().replace("exp-gone", "exp-lost"))
+    commit_all(root)
+    run = lint(root, "--diff-base", "main", "--new-only")
+    assert [(f["path"], f["line"], f["new"]) for f in run.findings] == [(LB, 9, True)] and run.code == 1
+    assert "exp-lost" in run.findings[0]["message"]
