@@ -130,3 +130,13 @@ def test_a_new_finding_is_new_where_the_change_fixed_as_many_old_ones(tmp_path, 
     run = lint(root, "--diff-base", "main", "--new-only")
     assert [(f["path"], f["line"], f["new"]) for f in run.findings] == [(LB, 9, True)] and run.code == 1
     assert "exp-lost" in run.findings[0]["message"]
+
+
+def test_a_folder_given_on_the_command_line_shows_the_old_debt_below_it(debt):
+    # every file below the folder is the user's to see, old findings too
+    [f] = pl403(lint(debt, "leaderboards/lb"))
+    assert (f["path"], f["line"], f["scope"], f["new"]) == (LB, 12, "touched", False)
+    # the repository's root holds every file
+    assert [(f["line"], f["new"]) for f in pl403(lint(debt, "."))] == [(12, False)]
+    # a folder the board merely reads: its old debt is not the user's
+    assert pl403(lint(debt, "experiments/lb/exp-3")) == []
