@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from tests.conftest import VALID, lint, pull_request_repo, write_repo
+from tests.conftest import VALID, git, lint, pull_request_repo, write_repo
 from tests.rules.test_rules_leaderboards import BENCH_B, HEADER, experiment, mean_of
 
 LB = "leaderboards/lb/leaderboard.yaml"
@@ -140,3 +140,33 @@ def test_a_folder_given_on_the_command_line_shows_the_old_debt_below_it(debt):
     assert [(f["line"], f["new"]) for f in pl403(lint(debt, "."))] == [(12, False)]
     # a folder the board merely reads: its old debt is not the user's
     assert pl403(lint(debt, "experiments/lb/exp-3")) == []
+
+
+
+SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
+
+
+@pytest.fixture
+def suppressed(tmp_path, git_env):
+    """main's summary has a wrong mean and a comment that suppresses it."""
+    files = dict(VALID)
+    files[SUMMARY] = "n_attempt: 2\nscore_mean: 70.0\nscore_std: 0.0\n# penguin-lint: disable-file=PL303\n"
+    return pull_request_repo(write_repo(tmp_path / "repo", {}, files))
+
+
+def added(run):
+    return [(a["path"], a["line"], a["codes"]) for a in run.json["suppressions_added"]]
+
+
+def test_a_suppression_the_base_has_in_that_file_is_not_added(suppressed):
+    (suppressed / SUMMARY).write_text("# the first draft\n" + (suppressed / SUMMARY).read_text())
+    commit_all(suppressed)
+    assert added(lint(suppressed, "--diff-base", "main")) == []
+
+
+def test_every_suppression_in_a_file_renamed_with_changes_is_added(suppressed):
+    (suppressed / SUMMARY).write_text("# the first draft\n" + (suppressed / SUMMARY).read_text())
+    git(suppressed, "mv", "experiments/lb/exp-1", "experiments/lb/exp-2")
+    commit_all(suppressed)
+    moved = SUMMARY.replace("exp-1", "exp-2")
+    assert added(lint(suppressed, "--diff-base", "main")) == [(moved, 5, ["PL303"])]
