@@ -170,3 +170,15 @@ def test_every_suppression_in_a_file_renamed_with_changes_is_added(suppressed):
     commit_all(suppressed)
     moved = SUMMARY.replace("exp-1", "exp-2")
     assert added(lint(suppressed, "--diff-base", "main")) == [(moved, 5, ["PL303"])]
+
+
+
+def test_a_finding_in_a_file_the_change_adds_is_new(debt):
+    # the shortcut that skips the base holds only where the file was there before
+    summary = "experiments/lb/exp-2/test/summary.yaml"
+    (debt / summary).unlink()
+    commit_all(debt)
+    (debt / summary).write_text("n_attempt: 2\nscore_mean: 70.0\nscore_std: 0.0\n")
+    commit_all(debt)
+    run = lint(debt, "--diff-base", "HEAD~1")
+    assert {(f["code"], f["line"], f["new"]) for f in run.findings if f["path"] == summary} >= {("PL303", 2, True)}
