@@ -182,3 +182,16 @@ def test_a_finding_in_a_file_the_change_adds_is_new(debt):
     commit_all(debt)
     run = lint(debt, "--diff-base", "HEAD~1")
     assert {(f["code"], f["line"], f["new"]) for f in run.findings if f["path"] == summary} >= {("PL303", 2, True)}
+
+
+def test_the_repository_s_own_findings_are_compared_with_the_base_too(tmp_path, git_env):
+    # main's leaderboards folder is a link (old debt); the change makes experiments one too
+    root = write_repo(tmp_path / "repo", {}, VALID)
+    (root / "leaderboards").rename(root / "boards")
+    (root / "leaderboards").symlink_to("boards")
+    pull_request_repo(root)
+    (root / "experiments").rename(root / "runs")
+    (root / "experiments").symlink_to("runs")
+    commit_all(root)
+    run = lint(root, "--diff-base", "main")
+    assert [(f["path"], f["new"]) for f in run.findings if f["code"] == "PL006"] == [("experiments", True)]
