@@ -237,7 +237,7 @@ class Scope:
                 old[i] = True
             else:
                 unmatched.append(i)
-        left = sum(n for n in exact.values() if n > 0)
+        left = sum(exact.values())  # a count is only lowered while above 0
         for i in unmatched[:left]:
             old[i] = True
 
@@ -257,10 +257,9 @@ class Scope:
         key path); when the base has none, or as many or more, all are new,
         or all old."""
         old = [False] * len(findings)
-        touched_at = [False] * len(findings)
+        touched_at = [self.touches(f.path) for f in findings]
         causes = None
-        for i, f in enumerate(findings):
-            touched = touched_at[i] = self.touches(f.path)
+        for f, touched in zip(findings, touched_at):
             f.scope = TOUCHED if touched else DEPENDENT
             if not touched:
                 if causes is None:

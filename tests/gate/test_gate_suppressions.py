@@ -207,3 +207,18 @@ def test_findings_an_added_suppression_would_hide_are_capped_like_any_others(pr)
     assert (pl104[0]["path"], pl104[0]["line"]) == (TASK, 4)
     assert pl104[-1]["message"].startswith("50 more PL104 findings in this file")
     assert run.json["summary"]["omitted"] == 50
+
+
+def test_an_added_line_suppression_says_it_applies_once_merged(pr):
+    change(pr, {BENCH: VALID[BENCH].replace('status = "draft"\n', 'status = "draft"\nruns = 1  # penguin-lint: disable=PL104\n')})
+    [a] = lint(pr, "--diff-base", "main").json["suppressions_added"]
+    assert a["message"] == ("suppression of PL104 on this line is added by this change: it applies once merged, "
+                            "not in this run, where it would hide 1 finding")
+
+
+def test_an_added_suppression_of_codes_no_comment_suppresses_names_them_all(pr):
+    change(pr, {TASK: BROKEN_TASK.replace("disable-file=PL001", "disable-file=PL001,PL005")})
+    [a] = lint(pr, "--diff-base", "main").json["suppressions_added"]
+    assert a["message"] == ("suppression of PL001, PL005 in this file is added by this change; "
+                            "PL001, PL005 cannot be suppressed by a comment")
+

@@ -31,3 +31,41 @@ def test_codes_run_to_a_space_or_the_comment_is_malformed(repo):
         ("PL303", 2, 13, "score_mean is 70.0 but the 2 attempts average 50"),
         ("PL008", 2, 19, "suppression comment is not 'disable=CODE,...' or 'disable-file=CODE,...'; "
                          "it suppresses nothing")]
+
+
+def test_a_malformed_comment_spans_to_its_end(repo):
+    text = WRONG_MEAN.replace("70.0\n", "70.0  # penguin-lint: disable=PL303;why\n")
+    [pl008] = [f for f in lint(repo({SUMMARY: text}), "--all").findings if f["code"] == "PL008"]
+    # from the '#' to the end of "why"
+    assert (pl008["column"], pl008["end_column"]) == (19, len(text.splitlines()[1]) + 1)
+
+
+def test_quotes_closing_a_toml_multiline_string_do_not_hide_the_comment_after_them(repo):
+    # '""""' ends the string with one quote of its text: the comment after it is one
+    text = 'id = "CASE-001-one"\ntitle = "One"\ndescription = """The first "task""""  # penguin-lint: disable=PL303\n'
+    run = lint(repo({TASK: text}), "--all")
+    assert found(run) == [("PL008", TASK, 3)]
+
+
+def test_a_comment_after_a_yaml_syntax_error_is_not_read(repo):
+    # past the error nothing is known: PL001 reports the file, and no comment there is judged
+    text = "n_attempt: 2\nscore_mean: 70.0: x\nscore_std: 0.0  # penguin-lint: disable=PL303\n"
+    run = lint(repo({SUMMARY: text}), "--all")
+    assert [c for c, _, _ in found(run)] == ["PL001"]
+
+
+def test_comments_are_looked_for_among_the_first_thousand_candidates_only(repo):
+    # a thousand directive-like lines in a block scalar use up the scan: the real comment after them is not read
+    notes = "".join(f"  see # penguin-lint: disable=PL303 ({i})\n" for i in range(1000))
+    text = "notes: |\n" + notes + WRONG_MEAN.replace("70.0\n", "70.0  # penguin-lint: disable=PL303\n")
+    run = lint(repo({SUMMARY: text}), "--all")
+    assert ("PL303", SUMMARY, 1003) in found(run)
+    assert run.json["summary"]["suppressed"] == 0
+
+
+def test_json_has_no_comments(repo):
+    # a JSON string that reads like a comment is text: nothing to judge as a suppression
+    root = repo({"hub/board.json": '{"name": "x",\n  "title": "a # penguin-lint: disable=PL303"}\n',
+                 ".penguin-lint.toml": '[kinds]\n"hub/*.json" = "harbor_leaderboard"\n'})
+    run = lint(root, "--all")
+    assert [f for f in run.findings if f["code"] == "PL008"] == [] and run.at("PL001") == []
