@@ -36,11 +36,7 @@ def test_one_finding_per_expression_naming_the_first_leaf_that_differs(repo):
 
 def test_every_field_that_differs_is_named_in_the_one_finding(repo):
     files = {**BENCH_B, **experiment("exp-2", model="m2", harness="h2", algorithm="a2")}
-    files.update(board(
-        "  - op: mean\n"
-        "    args:\n"
-        "      - { experiment_id: exp-1, phase: test }\n"
-        "      - { experiment_id: exp-2, phase: test }\n"))
+    files.update(MEAN_OF_TWO)
     assert pl403(lint(repo(files), "--all")) == [
         (7, "leaves of one expression differ: "
             "harness_name is 'h' for 'exp-1' (line 9) but 'h2' for 'exp-2' (line 10); "
@@ -48,15 +44,19 @@ def test_every_field_that_differs_is_named_in_the_one_finding(repo):
             "algorithm is 'baseline' for 'exp-1' (line 9) but 'a2' for 'exp-2' (line 10)")]
 
 
+# a board whose one value is the mean of exp-1 and exp-2 at phase test
+MEAN_OF_TWO = board(
+    "  - op: mean\n"
+    "    args:\n"
+    "      - { experiment_id: exp-1, phase: test }\n"
+    "      - { experiment_id: exp-2, phase: test }\n")
+
+
 def test_a_field_a_leaf_lacks_leaves_the_others_compared(repo):
     files = {**BENCH_B, **experiment("exp-2", model="m2")}
     meta = "experiments/lb/exp-2/meta_info.yaml"
     files[meta] = files[meta].replace("harness_name: h\n", "")  # PL101's, not a difference
-    files.update(board(
-        "  - op: mean\n"
-        "    args:\n"
-        "      - { experiment_id: exp-1, phase: test }\n"
-        "      - { experiment_id: exp-2, phase: test }\n"))
+    files.update(MEAN_OF_TWO)
     run = lint(repo(files), "--all")
     assert ("PL101", meta) in [(f["code"], f["path"]) for f in run.findings]
     assert pl403(run) == [
@@ -108,11 +108,7 @@ def test_a_denominator_is_evaluated_through_nested_operations(repo):
 def test_a_leaf_whose_meta_info_does_not_load_differs_in_nothing(repo):
     files = {**BENCH_B, **experiment("exp-2", model="m2")}
     files["experiments/lb/exp-2/meta_info.yaml"] = "experiment_id: [exp-2\n"
-    files.update(board(
-        "  - op: mean\n"
-        "    args:\n"
-        "      - { experiment_id: exp-1, phase: test }\n"
-        "      - { experiment_id: exp-2, phase: test }\n"))
+    files.update(MEAN_OF_TWO)
     run = lint(repo(files), "--all")
     assert run.code == 1 and run.stderr == ""
     assert ("PL001", "experiments/lb/exp-2/meta_info.yaml") in [(f["code"], f["path"]) for f in run.findings]

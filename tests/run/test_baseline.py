@@ -154,20 +154,26 @@ def test_shards_and_merge_leave_baselined_findings_out_as_all_does(tmp_path):
     assert text.output == lint(root, "--all", "--no-cache", fmt="text").output
 
 
-def test_a_pull_request_is_judged_by_the_base_baseline(tmp_path, monkeypatch, git_identity):  # noqa: F811
-    base = dict(DEBT)
-    root = write_repo(tmp_path / "seed", base, VALID)
-    assert lint(root, "--all", "--no-cache", "--write-baseline").code == 0
-    base[BASELINE] = (root / BASELINE).read_text()
+def pull_request_recording_its_debt(tmp_path, base, monkeypatch):
+    """A pull request's checkout, in GitHub's environment, that adds a finding
+    and records it in its own copy of the base's baseline."""
     ws, write = cloned_pull_request(tmp_path, base)
     assert lint(ws, "--all", "--no-cache").code == 0  # the base's debt is recorded
-    # the pull request adds a finding and records it in its own baseline
     write({ATTEMPT: ATTEMPT_1 + UNKNOWN}, "one more unknown task")
     assert lint(ws, "--all", "--no-cache", "--write-baseline").code == 0
     write({}, "record it")
     monkeypatch.setenv("GITHUB_EVENT_NAME", "pull_request")
     monkeypatch.setenv("GITHUB_BASE_REF", "main")
     monkeypatch.setenv("GITHUB_WORKSPACE", str(ws))
+    return ws
+
+
+def test_a_pull_request_is_judged_by_the_base_baseline(tmp_path, monkeypatch, git_identity):  # noqa: F811
+    base = dict(DEBT)
+    root = write_repo(tmp_path / "seed", base, VALID)
+    assert lint(root, "--all", "--no-cache", "--write-baseline").code == 0
+    base[BASELINE] = (root / BASELINE).read_text()
+    ws = pull_request_recording_its_debt(tmp_path, base, monkeypatch)
     run = lint(ws, "--all", "--no-cache")
     assert run.code == 1
     assert run.at("PL304") == [(ATTEMPT, 5)]

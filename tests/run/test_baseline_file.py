@@ -10,9 +10,10 @@ import stat
 import textwrap
 from pathlib import Path
 
-from tests.conftest import VALID, cloned_pull_request, lint
+from tests.conftest import VALID, lint
 from tests.github.test_action import git_identity  # noqa: F401 (fixture)
-from tests.run.test_baseline import ATTEMPT, ATTEMPT_1, BASELINE, BENCH, DEBT, UNKNOWN, debt
+from tests.run.test_baseline import (ATTEMPT, ATTEMPT_1, BASELINE, BENCH, DEBT, UNKNOWN, debt,
+                                     pull_request_recording_its_debt)
 
 GOLDEN = Path(__file__).with_name("baseline.golden.json")
 TASK = "packages/bench-a/CASE-001-one/task_config.toml"
@@ -134,14 +135,7 @@ def test_a_baseline_past_its_size_bound_is_refused(tmp_path):
 def test_with_pl502_ignored_a_changed_baseline_is_still_not_the_one_used(tmp_path, monkeypatch, git_identity):  # noqa: F811
     seed = debt(tmp_path / "seed")
     assert lint(seed, "--all", "--no-cache", "--write-baseline").code == 0
-    ws, write = cloned_pull_request(tmp_path, dict(DEBT, **{BASELINE: (seed / BASELINE).read_text()}))
-    # the pull request adds a finding and records it in its own baseline
-    write({ATTEMPT: ATTEMPT_1 + UNKNOWN}, "one more unknown task")
-    assert lint(ws, "--all", "--no-cache", "--write-baseline").code == 0
-    write({}, "record it")
-    monkeypatch.setenv("GITHUB_EVENT_NAME", "pull_request")
-    monkeypatch.setenv("GITHUB_BASE_REF", "main")
-    monkeypatch.setenv("GITHUB_WORKSPACE", str(ws))
+    ws = pull_request_recording_its_debt(tmp_path, dict(DEBT, **{BASELINE: (seed / BASELINE).read_text()}), monkeypatch)
     run = lint(ws, "--all", "--no-cache")
     assert [(f["code"], f["line"], f["message"], f["hint"]) for f in run.findings if f["code"] == "PL502"] == [
         ("PL502", None, f"{BASELINE} is changed in this pull request; the run uses the base's baseline",
