@@ -64,13 +64,18 @@ def listing_id(entries: Optional[Dict[str, Entry]]) -> str:
     if entries is None:
         return "none"
     # one string hashed once: a listing is a handful of entries, and the
-    # calls, not the hashing, are what a run of 30,000 folders pays for
-    text = "".join([f"{e.name}\0{e.is_dir:d}{e.is_file:d}{e.is_symlink:d}{e.executable:d}{e.size}\0"
-                    for e in sorted(entries.values())])
+    # calls, not the hashing, are what a run of 30,000 folders pays for.
+    # An entry is (name, is_dir, is_file, is_symlink, executable, size):
+    # "name\0" then the four flags as digits and the size, then "\0".
+    text = "".join(["%s\0%d%d%d%d%d\0" % entries[name] for name in sorted(entries)])
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 _EMPTY_LISTING = listing_id({})
+
+
+def _depth_first(rel: str):
+    return (rel.count("/") + (rel != ""), rel)
 
 
 def unit_key(unit) -> str:
@@ -296,39 +301,41 @@ class UnitCache:
         repo = self.repo
         root = repo._root_str
         # an entry looked up depends on its folder's listing
-        names = set(reads.listings) | {rel.rpartition("/")[0] for rel in reads.entries}
+        names = set(reads.listings)
+        names.update([rel.rpartition("/")[0] for rel in reads.entries])
         for rel in list(names):  # a listing is reached through its parents
             while rel:
                 rel = rel.rpartition("/")[0]
                 if rel in names:
                     break  # its own parents are added when it is (or was) walked up from
                 names.add(rel)
-        listings = {}
         memo = self._inputs_memo
-        for rel in names:
-            known = memo.get(rel)
-            if known is not None:
-                listings[rel] = known
-                continue
-            if not (rel == "" or _plain(rel)):
-                continue
-            ents = repo.entries(rel)
-            stamp = None
-            children = None
-            if ents is not None:  # a real folder, reached without links
-                try:
-                    st = os.lstat(os.path.join(root, rel) if rel else root)
-                    # the change time is never older than the modification time
-                    if _stat.S_ISDIR(st.st_mode) and st.st_ctime_ns < self.started_ns - RACY_NS:
-                        stamp = [st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-                except OSError:
-                    pass
-            if ents:
-                children = [[e.name, e.size, e.executable]
-                            for e in ents.values() if e.is_file and e.size >= 0] or None
-            listings[rel] = memo[rel] = [stamp, listing_id(ents), children]
-        files = {}
+        # parents first: a folder swapped for a link fails its parent's
+        # check before any time stamp below it is read
+        ordered = {}
         recent = self.started_ns - RACY_NS
+        lstat, isdir, join = os.lstat, _stat.S_ISDIR, os.path.join
+        for rel in sorted(names, key=_depth_first):
+            known = memo.get(rel)
+            if known is None:
+                if not (rel == "" or _plain(rel)):
+                    continue
+                ents = repo.entries(rel)
+                stamp = children = None
+                if ents is not None:  # a real folder, reached without links
+                    try:
+                        st = lstat(join(root, rel) if rel else root)
+                        # the change time is never older than the modification time
+                        if isdir(st.st_mode) and st.st_ctime_ns < recent:
+                            stamp = [st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+                    except OSError:
+                        pass
+                    if ents:
+                        children = [[e.name, e.size, e.executable]
+                                    for e in ents.values() if e.is_file and e.size >= 0] or None
+                known = memo[rel] = [stamp, listing_id(ents), children]
+            ordered[rel] = known
+        files = {}
         stats = reads.stats
         for rel, fid in reads.files.items():
             if not _plain(rel):
@@ -339,9 +346,6 @@ class UnitCache:
             # a file changed just before or during this run may change again
             # within the same clock tick: only its content id is kept
             files[rel] = [fid, list(sig) if sig is not None and sig[0] < recent and sig[3] < recent else None]
-        # parents first: a folder swapped for a link fails its parent's
-        # check before any time stamp below it is read
-        ordered = {rel: listings[rel] for rel in sorted(listings, key=lambda r: (r.count("/") + (r != ""), r))}
         out = {"listings": ordered, "read": files}
         if reads.unrepeatable:
             out["unrepeatable"] = True

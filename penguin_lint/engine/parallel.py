@@ -43,8 +43,9 @@ def run_parallel(engine, units, jobs: int, run=None, each=None, part=None):
     a unit under way, as the engine hands them to ``engine.unit_part``)."""
     import importlib
 
-    # imported once, here, before the children are forked (they use it)
+    # imported once, here, before the children are forked (they use them)
     importlib.import_module("penguin_lint.engine.pipes")
+    importlib.import_module("penguin_lint.loaders").preload()
 
     if not hasattr(os, "fork"):
         raise NoParallel

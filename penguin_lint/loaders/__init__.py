@@ -173,3 +173,10 @@ def _human(n: int) -> str:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
     return f"{n} B"  # pragma: no cover
+
+
+def preload() -> None:
+    """Import the YAML and TOML parsers now: called before a whole run forks
+    its workers, which then share them instead of importing one copy each."""
+    import penguin_lint.loaders.toml_loader  # noqa: F401
+    import penguin_lint.loaders.yaml_fast  # noqa: F401
