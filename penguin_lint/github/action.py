@@ -392,8 +392,12 @@ def _shard_log(shown, stamp: dict) -> None:
     summary (the job that merges the parts writes the one of the run)."""
     from penguin_lint.github import annotations
     from penguin_lint.github.summary import plural
-    from penguin_lint.reporters.wording import files_checked
+    from penguin_lint.reporters.wording import files_checked, holds_none
 
+    if holds_none(shown) and not shown.findings:
+        # what it says of the run's files names the part: once is enough
+        sys.stdout.write(f"penguin-lint: nothing to check: {files_checked(shown)}\n")
+        return
     for f in shown.findings:
         for line in annotations.log_lines(f):
             sys.stdout.write(line + "\n")

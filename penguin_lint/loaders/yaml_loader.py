@@ -51,6 +51,26 @@ def _diverges(text: str) -> bool:
     return bool(_DIVERGE_ANYWHERE(text)) or (
         ("?" in text or "!" in text) and ("[" in text or "{" in text))
 
+
+
+class _AfterMark(yaml.SafeLoader):
+    """safe_load's own reader of a text that began with two byte-order marks,
+    the first dropped by load_bytes: given that one back, its scanner skips
+    it, as safe_load's does, and reads the second as content (libyaml's
+    reader would drop it too: '\ufeff 0' is text to safe_load, 0 to libyaml).
+    Its marks count from the text penguin-lint holds, without the first."""
+
+    shift = 1
+
+    def __init__(self, text: str):
+        super().__init__("\ufeff" + text)
+
+    def get_mark(self):
+        mark = super().get_mark()
+        mark.index = max(mark.index - 1, 0)
+        return mark
+
+
 _COMPLEX = object()  # the key of a value whose key was not a scalar
 
 
@@ -79,7 +99,11 @@ def load_yaml_events(text: str, path: str) -> Document:
     with it there and is ~10x faster. libyaml's scanner also refuses a few
     texts safe_load reads ('{cost:, tokens: 3}', '[a:]'): every text it
     refuses is read again by the pure-Python parser, whose reading wins (the
-    second reading has the limits of the first: size, depth, values)."""
+    second reading has the limits of the first: size, depth, values). A
+    text that still begins with a byte-order mark (the file began with two)
+    is read by the pure-Python parser too (_AfterMark)."""
+    if text[:1] == "\ufeff":
+        return _read_events(text, path, _AfterMark, False)
     if _Loader is yaml.SafeLoader or _diverges(text):
         return _read_events(text, path, yaml.SafeLoader, False)
     try:
@@ -423,10 +447,10 @@ def _reader_position(e, text: str, lines: LineIndex, loader_class) -> Position:
     offset = getattr(e, "position", None)
     if not isinstance(offset, int):
         return Position(1, 1)
-    if isinstance(getattr(e, "character", None), int) and loader_class is not yaml.SafeLoader:
+    if isinstance(getattr(e, "character", None), int) and not issubclass(loader_class, yaml.SafeLoader):
         # the C reader counts bytes of the UTF-8 text
         offset = len(text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "ignore"))
-    return lines.position(offset)
+    return lines.position(offset - getattr(loader_class, "shift", 0))
 
 
 def _failed(doc: Document) -> Document:

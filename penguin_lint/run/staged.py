@@ -22,6 +22,7 @@ from penguin_lint.run.request import PenguinLintError
 class StagedRun(PathsRun):
     _index = None
     _staged: List[str] = []
+    _gone: List[str] = []
 
     def open(self) -> Config:
         self._index, config = open_staged(self.resources, self.root)
@@ -32,7 +33,7 @@ class StagedRun(PathsRun):
 
         repo = BaseRepository(self._index, self.root, config, label="the index")
         try:
-            self._staged, self.renames = staged_paths(self._index, repo, self.paths)
+            self._staged, self.renames, self._gone = staged_paths(self._index, repo)
         except GitError as e:
             raise PenguinLintError(str(e))
         return repo
@@ -59,7 +60,13 @@ class StagedRun(PathsRun):
         return frozenset(self._staged)
 
     def targets(self, rel_paths: List[str]) -> List[str]:
-        return rel_paths if self.paths else self._staged  # root-relative already
+        if not self.paths:
+            return self._staged  # root-relative already
+        # pre-commit passes no path the commit deletes, nor a rename's old
+        # name: what their going breaks (attempts naming a moved task) is
+        # the commit's all the same
+        given = set(rel_paths)
+        return rel_paths + [p for p in self._gone if p not in given]
 
     def prepare(self, engine, rel_paths: List[str]) -> None:
         engine.ctx.gitlinks = self._index.gitlinks  # looked up as the index's folders are read
@@ -113,18 +120,21 @@ def _index_config(tree, root: Path) -> Config:
     return parse_config(raw, FILE_KINDS, rule_codes()) if raw is not None else Config()
 
 
-def staged_paths(index_tree, repo, paths):
+def staged_paths(index_tree, repo):
     """(the paths the index changes against HEAD in the layout, renames new
-    -> old among them)."""
+    -> old among them, the paths it deletes or renames away)."""
     changed = set()
     renames = {}
+    gone = set()
     for status, path, old in index_tree.changes(repo.walk_roots() + [CONFIG_FILE]):
         changed.add(path)
+        if status == "D":
+            gone.add(path)
         if old is not None:
-            if not paths:
-                changed.add(old)
+            changed.add(old)
+            gone.add(old)
             renames[path] = old
-    return sorted(changed), renames
+    return sorted(changed), renames, sorted(gone)
 
 
 def untracked_notice(index_tree, repo, rel_paths, warn: Callable[[str], None]) -> None:

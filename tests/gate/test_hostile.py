@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from penguin_lint.formats import FORMATS
+from penguin_lint.loaders.toml_parser import tomllib
 from penguin_lint.rules import all_rules
 from tests.conftest import VALID, lint
 from tests.fswatch import FsWatch
@@ -313,6 +314,15 @@ def test_bom_is_accepted_and_positions_hold(repo):
     run = hostile(repo({META: text.encode("utf-8")}))
     assert "PL005" not in run.codes()
     assert run.at("PL102") == [(META, 5)]
+
+
+def test_two_byte_order_marks_in_toml_are_pl001_as_tomllib_refuses_them(repo):
+    # tomllib reads no mark at all; the one dropped, the second is still refused
+    text = "\ufeff\ufeff" + re.sub(r"(?m)^ +", "", VALID[TASK])
+    with pytest.raises(tomllib.TOMLDecodeError, match="line 1, column 1"):
+        tomllib.loads(text[1:])
+    run = hostile(repo({TASK: text.encode()}))
+    assert [(f["code"], f["path"], f["line"], f["column"]) for f in run.findings] == [("PL001", TASK, 1, 1)]
 
 
 def test_crlf_yaml_positions(repo):

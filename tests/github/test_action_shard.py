@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from tests.actionstep import ACTION
-from tests.conftest import VALID
+from tests.conftest import VALID, lint
 from tests.github.test_action import BENCH, git_identity, pull_request, runner  # noqa: F401 (fixture)
 
 FOLDER = "bench"
@@ -83,6 +83,21 @@ def test_the_action_in_shards_then_merged_is_the_all_run(tmp_path):
     assert got == want and len(got) == int(whole.outputs["errors"]) + int(whole.outputs["warnings"])
     assert any(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith(FOLDER + "/")
                for r in got)
+
+
+def test_a_shard_that_holds_none_of_the_files_names_itself_once(tmp_path):
+    # more parts than units: a part with nothing to check says so, exits 0
+    ws, _ = pull_request(tmp_path)
+    n = 9
+    stamps = [lint(ws, "--all", "--no-cache", "--shard", f"{k}/{n}").json["shard"] for k in range(1, n + 1)]
+    empty = [k for k, stamp in enumerate(stamps, 1) if "holds_none_of" in stamp]
+    assert len(empty) >= 4
+    k = empty[-1]
+    files = stamps[k - 1]["holds_none_of"]
+    part = runner(ws, tmp_path / "part", inputs={"shard": f"{k}/{n}", "json": "part.json", "all": "true"}).lint()
+    assert (part.code, part.outputs["status"], part.commands()) == (0, "passed", [])
+    assert part.stdout.splitlines()[-1] == f"penguin-lint: nothing to check: shard {k}/{n} holds none of the {files} files"
+    assert part.stdout.count(f"{k}/{n}") == 1
 
 
 def test_shard_needs_json_and_merge_refuses_a_missing_part(tmp_path):

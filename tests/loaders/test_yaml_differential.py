@@ -87,6 +87,13 @@ def test_a_byte_order_mark_past_the_start_is_kept_as_safe_load_keeps_it(text, da
     assert difference(text) is None and doc.data == data
 
 
+@pytest.mark.parametrize("marks", [1, 2, 3])
+@pytest.mark.parametrize("body", [" 0", "a: 1\n", "", "\n", "- 1\n", "# c\na: 1\n", "a: \x07\n", "\t0"])
+def test_byte_order_marks_at_the_start_are_read_as_safe_load_reads_the_file(marks, body):
+    # safe_load's reader drops one mark; libyaml's drops the next as well
+    assert difference("\ufeff" * marks + body) is None
+
+
 def test_a_tab_in_a_comment_or_quotes_still_loads():
     doc = load_yaml("a: 'x\ty'  # c\td\nb: 1\n", "data.yaml")
     assert doc.problems == [] and doc.data == {"a": "x\ty", "b": 1}
@@ -152,6 +159,22 @@ def test_a_plain_equals_value_fails_the_run(repo):
     run = lint(repo({META: meta}), "--all")
     assert run.at("PL001") == [(META, 5)]
     assert run.code == 1
+
+
+def test_a_second_byte_order_mark_is_content_as_in_safe_load(repo):
+    # safe_load drops the first mark and reads the second as text: its first
+    # key is '\ufeffexperiment_id', an attempt ' 0' is text; columns count
+    # the second mark as the editor shows it
+    meta = "experiment_id: exp-1\nbenchmark_id: bench-a\nharness_name: h\nmodel_name: m\nalgorithm: 7\n"
+    attempt = "experiments/lb/exp-1/test/attempt-1.yaml"
+    run = lint(repo({META: ("\ufeff\ufeff" + meta).encode(), attempt: "\ufeff\ufeff 0\n".encode()}), "--all")
+    found = [(f["code"], f["path"], f["line"], f["column"], f["message"]) for f in run.findings
+             if f["code"] in ("PL101", "PL102")]
+    assert found == [
+        ("PL101", META, 1, 1, "missing required field 'experiment_id'"),
+        ("PL102", META, 5, 12, "'algorithm' must be a string, not an integer"),
+        ("PL102", attempt, 1, 1, "'(top level)' must be a mapping, not a string"),
+    ]
 
 
 def test_a_tab_after_a_value_fails_the_run(repo):

@@ -190,6 +190,30 @@ def test_the_hook_says_which_findings_predate_the_commit_and_which_it_caused(tar
     assert f"{lb}:12:5" not in out  # old debt in a file the commit does not touch
 
 
+def test_a_task_moved_to_another_benchmark_blocks_the_commit_that_breaks_its_attempts(target, env):
+    # the moved files edited on the way: git sees the old ones deleted, the
+    # new ones added, and pre-commit passes the new names alone
+    bench_b = (target / "packages/bench-a/benchmark_config.toml").read_text().replace("bench-a", "bench-b")
+    (target / "packages/bench-b").mkdir()
+    (target / "packages/bench-b/benchmark_config.toml").write_text(bench_b)
+    run(target, "git", "add", "-A", env=env)
+    run(target, "git", "commit", "-q", "--no-verify", "-m", "bench-b", env=env)
+    run(target, "git", "mv", "packages/bench-a/CASE-001-one", "packages/bench-b/CASE-001-one", env=env)
+    moved = target / "packages/bench-b/CASE-001-one"
+    (moved / "task_config.toml").write_text('id = "CASE-001-one"\ntitle = "The first task, now in B"\n'
+                                            'description = "Moved here from bench-a, and reworded."\n')
+    (moved / "statement/README.md").write_text("# One\n\nMoved from bench-a.\n")
+    (moved / "rubric/README.md").write_text("# Rubric\n\nAs in bench-a.\n")
+    run(target, "git", "add", "-A", env=env)
+    assert "D  " + TASK in run(target, "git", "status", "--short", env=env).stdout
+    status, out = commit(target, env)
+    assert status != 0, out
+    for n in (1, 2):
+        assert (f"{ATTEMPTS}attempt-{n}.yaml:3:13: PL304 source 'CASE-001-one' is not a task of benchmark "
+                "'bench-a'") in out, out
+    assert "note: after your change to packages/bench-a/CASE-001-one/" in out
+
+
 def test_the_fix_command_names_the_folder_of_the_benchmarks(tmp_path, hook_repo, env):
     from tests.integration.test_precommit import README_URL, readme_config
 
@@ -230,6 +254,20 @@ def test_staged_sizes_and_content_are_the_index_s(staged_repo):
     assert lint(repo, "--staged", big).at("PL004") == [(big, 1)]
     git(repo, "add", ".penguin-lint.toml")
     assert lint(repo, "--staged", big).at("PL004") == []
+
+
+def test_what_the_commit_deletes_is_judged_with_the_files_given(staged_repo):
+    # pre-commit passes no deleted file: a task removed beside an edit of its
+    # benchmark breaks the attempts that name it, as a bare --staged says
+    repo = staged_repo
+    bench = "packages/bench-a/benchmark_config.toml"
+    git(repo, "rm", "-q", "-r", "packages/bench-a/CASE-001-one")
+    (repo / bench).write_text((repo / bench).read_text().replace('"Bench A"', '"Bench A, trimmed"'))
+    git(repo, "add", bench)
+    for args in (["--staged"], ["--staged", bench]):
+        r = lint(repo, *args)
+        assert r.code == 1, r.output
+        assert r.at("PL304") == [(ATTEMPTS + "attempt-1.yaml", 3), (ATTEMPTS + "attempt-2.yaml", 3)], (args, r.output)
 
 
 def test_a_path_the_commit_deletes_is_judged_not_refused(staged_repo):
