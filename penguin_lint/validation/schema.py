@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, Dict, List, Optional
 
 from penguin_lint.findings import Position, Problem
-from penguin_lint.loaders.document import MAX_PROBLEMS_PER_CODE, Document
+from penguin_lint.loaders.document import MAX_PROBLEMS_PER_CODE, Document, too_big
 from penguin_lint.loaders.positions import line_starts, split_lines
 from penguin_lint.loaders.numbers import yaml11_number_hint
 from penguin_lint.validation import patterns
@@ -200,6 +200,9 @@ def _json_type(value) -> str:
     return type(value).__name__
 
 
+_INF = float("inf")
+
+
 def validate(doc: Document, schema_name: str) -> List[Problem]:
     if not doc.parsed:
         return []
@@ -213,6 +216,8 @@ def validate(doc: Document, schema_name: str) -> List[Problem]:
             out.extend(_in_row(found, tuple(err.absolute_path)) if schema_name == _ROWS_SCHEMA else found)
     for path in doc.nonfinite:
         value = doc.get(*path)
+        if not (isinstance(value, float) and (value != value or value in (_INF, -_INF)) or too_big(value)):
+            continue  # what a later duplicate key put in its place is what the consumer reads
         # an int here is one beyond any float (the loaders mark those too)
         what = (f"an integer of {len(str(abs(value)))} digits, too large to compute with"
                 if isinstance(value, int) else f"{value}, not a finite number")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import time
 from pathlib import Path
 from typing import Optional
@@ -23,6 +24,8 @@ from penguin_lint.loaders.toml_parser import tomllib
 from penguin_lint.rules import all_rules
 from tests.conftest import VALID, lint
 from tests.fswatch import FsWatch
+
+HARBOR_DEFINITION = Path(__file__).resolve().parents[2] / "examples" / "harbor" / "clean" / "leaderboard" / "leaderboard.yaml"
 
 BENCH = "packages/bench-a/benchmark_config.toml"
 TASK = "packages/bench-a/CASE-001-one/task_config.toml"
@@ -555,6 +558,29 @@ def test_yaml_nan_and_infinity(repo, value, word):
     run = hostile(root)
     assert (SUMMARY, 2) in run.at("PL103") and (ATTEMPT, 1) in run.at("PL103")
     assert any(f"is {word}, not a finite number" in f["message"] for f in run.findings)
+
+
+@pytest.mark.parametrize("first,last", [(".inf", "52.5"), ("1.0e+999", "70"), ("9" * 400, "60.0")])
+def test_a_non_finite_value_a_later_key_replaces_is_not_reported(repo, first, last):
+    """The consumer reads the last of two keys: a number past any float
+    that the first one held is not a finding, and what replaced it is not
+    said to be one."""
+    root = repo({ATTEMPT: f"score: {first}\n" + attempt(last)})
+    run = hostile(root)
+    assert run.at("PL002") == [(ATTEMPT, 2)]
+    assert [f for f in run.findings if f["path"] == ATTEMPT and f["code"] == "PL103"] == []
+
+
+def test_a_non_finite_row_value_under_a_replaced_rows_key_is_not_reported(tmp_path):
+    """In a Harbor rows file, ``{"rows": [...inf...], "rows": 5}`` is 5 to
+    json.loads: 'rows' must be a list, and nothing about the first one."""
+    board = tmp_path / "board"
+    (board / "leaderboard").mkdir(parents=True)
+    shutil.copy(HARBOR_DEFINITION, board / "leaderboard" / "leaderboard.yaml")
+    (board / "leaderboard" / "rows.json").write_text('{"rows": [{"a": 1e999999}], "rows": 5}')
+    run = hostile(board)
+    got = [(f["code"], f["line"], f["column"]) for f in run.findings if f["path"] == "leaderboard/rows.json"]
+    assert got == [("PL002", 1, 29), ("PL102", 1, 37)]
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "+nan"])
