@@ -66,7 +66,7 @@ def quoted(value: str, fmt: str, like: str = '"') -> str:
 def string_like(value: str, fmt: str, old_token: str) -> str:
     """A string value written the way ``old_token`` was: plain, single- or
     double-quoted (TOML has no plain strings)."""
-    if old_token[:1] in "\"'":
+    if old_token[:1] in ("'", '"'):
         return quoted(value, fmt, old_token[:1])
     if fmt == "yaml" and same(read_scalar(value, "yaml"), value) and not value.startswith(("'", '"')):
         return value
@@ -75,13 +75,23 @@ def string_like(value: str, fmt: str, old_token: str) -> str:
 
 def written(value: Any, fmt: str, like: str = "") -> Optional[str]:
     """The text a hint proposes for the string ``value`` in a ``fmt`` file,
-    in the style of ``like`` ('' plain where YAML reads it back, "'" or
-    '"'), checked by reading it back; None when no text reads back as it
+    in the style of ``like`` ('' plain where YAML reads it back, in a block
+    or a flow mapping, "'" or '"'), checked by reading it back; None when no text reads back as it
     (a name that is not UTF-8)."""
     if not isinstance(value, str):
         return None
+    if not like and any(c in value for c in ",[]{}"):
+        like = '"'  # plain, it would end the flow mapping a value may be written in
     text = string_like(value, fmt, like)
     if same(read_scalar(text, fmt), value):
         return text
     text = quoted(value, fmt)
     return text if same(read_scalar(text, fmt), value) else None
+
+
+def did_you_mean(name: Any, fmt: str = "yaml") -> Optional[str]:
+    """"did you mean 'name'?" for a name a repository gave (a folder, a
+    key), quoted so that pasted into a ``fmt`` file it reads back as that
+    name; None when no text does."""
+    text = written(name, fmt, "'")
+    return None if text is None else f"did you mean {text}?"
