@@ -1,8 +1,8 @@
 """``--fix``: repairs that have exactly one right answer, applied in place.
 
 One module per repair (``summary`` for PL303, ``ids`` for PL201,
-``quoting`` for PL102, ``unused_suppression`` for PL008, ``status`` for
-PL501, which is unsafe); a rule says
+``quoting`` for PL102, ``unused_suppression`` for PL008, ``mark`` for
+PL005, ``status`` for PL501, which is unsafe); a rule says
 that it can be fixed with its ``fixable`` attribute. A repair turns a
 finding into an :class:`~penguin_lint.fixes.source.Edit` of one value; the
 edits of a file are spliced into its bytes, checked by reloading the result,
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
 from penguin_lint.findings import Finding
-from penguin_lint.fixes import ids, quoting, status, summary, unused_suppression
+from penguin_lint.fixes import ids, mark, quoting, status, summary, unused_suppression
 from penguin_lint.fixes.source import Edit, Source
 from penguin_lint.fixes.writer import WriteRefused, read_current, unified_diff, write_atomic
 from penguin_lint.suppressions import HELD
@@ -26,6 +26,7 @@ FIXERS: Dict[str, Callable] = {
     "PL102": quoting.fix,
     "PL501": status.fix,
     "PL008": unused_suppression.fix,
+    "PL005": mark.fix,
 }
 # A fix can make another one possible (rarely); a few passes settle it.
 MAX_PASSES = 4

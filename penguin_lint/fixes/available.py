@@ -38,6 +38,8 @@ def mark_fixable(findings: List[Finding], repo, ctx, rules: Dict[str, object]) -
 def replacement(source, edit) -> tuple:
     """An edit as ``(line, column, end_line, end_column, text)``, columns
     in UTF-8 bytes of the line (what reviewdog counts)."""
+    if edit.mark:
+        return (1, 1, 1, 4, "")  # the mark's three bytes
     return (*_position(source, edit.start), *_position(source, edit.end), edit.new)
 
 

@@ -4,17 +4,11 @@ truth here: every other file finds this one through the folder, and
 renaming the folder would break them."""
 from __future__ import annotations
 
-import re
 from typing import List
 
 from penguin_lint.fixes.source import Edit, Source, read_scalar, string_like
 from penguin_lint.fixes.summary import key_at
-from penguin_lint.rules.pl201_id_mismatch import ID_KEYS
-
-# A folder name becomes an id only if it is a valid one for its kind
-# (benchmark and leaderboard ids: letters, digits and '-').
-_STRICT = re.compile(r"[A-Za-z0-9-]+\Z")
-_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,254}\Z")
+from penguin_lint.rules.pl201_id_mismatch import ID_KEYS, id_pattern
 
 
 def fix(finding, source: Source, ctx) -> List[Edit]:
@@ -25,8 +19,8 @@ def fix(finding, source: Source, ctx) -> List[Edit]:
     folder = kind[1].get(group)
     if not isinstance(folder, str):
         return []
-    pattern = _STRICT if kind[0] in ("benchmark_config", "leaderboard") else _SAFE
-    if not pattern.match(folder):
+    # the folder becomes an id only if it is a valid one (the hint agrees)
+    if not id_pattern(kind[0]).match(folder):
         return []
     key = key_at(source, finding, [(key_name,)])
     if key is None or not isinstance(source.doc.get(*key), str):

@@ -2,7 +2,7 @@
 
 A fix is a splice: the text of one scalar value replaced, every other byte
 kept (comments, key order, quoting of other values, line endings, a
-byte-order mark). Positions come from the loaders (``doc.value_pos``); the
+byte-order mark, unless the edit is PL005's removal of the mark from TOML). Positions come from the loaders (``doc.value_pos``); the
 text found there is read back as a scalar and must be the value the loader
 gave, or the fix is not made. After all splices of a file, the new text is
 loaded again and must hold exactly the old data with the new values in
@@ -19,6 +19,9 @@ from typing import Any, List, Optional, Tuple
 
 from penguin_lint.loaders import load_bytes
 from penguin_lint.loaders.positions import line_starts
+from penguin_lint.loaders.scalars import MISSING, quoted, read_scalar, same, string_like
+
+__all__ = ["Edit", "Source", "quoted", "read_scalar", "string_like"]
 
 # A TOML value that is not a string: a number, boolean or date-time.
 _TOML_BARE = re.compile(r"[0-9A-Za-z_:.+\-]+(?: [0-9][0-9:.+\-Zz]*)?")
@@ -36,6 +39,8 @@ class Edit:
     new: str
     value: Any
     line: int = 0
+    #: True: the edit removes the file's byte-order mark (before ``text``)
+    mark: bool = False
 
 
 class Source:
@@ -93,7 +98,13 @@ class Source:
         """The file's bytes with ``edits`` spliced in (overlapping ones and
         no-ops dropped), and the edits that were applied."""
         chosen: List[Edit] = []
+        bom = self.bom
         for e in sorted(edits, key=lambda e: (e.start, e.end)):
+            if e.mark:
+                if bom:
+                    bom = False
+                    chosen.append(e)
+                continue
             if self.text[e.start:e.end] == e.new:
                 continue
             if chosen and e.start < chosen[-1].end:
@@ -101,9 +112,10 @@ class Source:
             chosen.append(e)
         text = self.text
         for e in reversed(chosen):
-            text = text[:e.start] + e.new + text[e.end:]
+            if not e.mark:
+                text = text[:e.start] + e.new + text[e.end:]
         data = text.encode("utf-8")
-        return (codecs.BOM_UTF8 + data if self.bom else data), chosen
+        return (codecs.BOM_UTF8 + data if bom else data), chosen
 
     def verify(self, new_raw: bytes, edits: List[Edit]) -> bool:
         """Whether ``new_raw`` holds the old data with the edited values only."""
@@ -121,33 +133,8 @@ class Source:
         return _same(after.data, want)
 
 
-_MISSING = object()
-
-
-def _same(a, b) -> bool:
-    """Equal, and of the same type (1 == 1.0 == True, but a fix must not
-    turn one into the other)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return a == b
-
-
-def read_scalar(token: str, fmt: str):
-    """The value ``token`` stands for, as penguin-lint's loader reads it."""
-    if fmt == "toml":
-        try:
-            doc = load_bytes(f"k = {token}\n".encode("utf-8"), "x.toml")
-        except Exception:  # noqa: BLE001 - any failure means "not this value"
-            return _MISSING
-    else:
-        doc = load_bytes(f"k: {token}\n".encode("utf-8"), "x.yaml")
-    if not doc.parsed or not isinstance(doc.data, dict) or list(doc.data) != ["k"]:
-        return _MISSING
-    return doc.data["k"]
+_MISSING = MISSING
+_same = same
 
 
 def _toml_token_end(text: str, start: int) -> Optional[int]:
@@ -164,31 +151,3 @@ def _toml_token_end(text: str, start: int) -> Optional[int]:
         return j + 1 if j != -1 else None
     m = _TOML_BARE.match(text, start)
     return m.end() if m else None
-
-
-# -- writing scalars ---------------------------------------------------------------
-def quoted(value: str, fmt: str, like: str = '"') -> str:
-    """``value`` as a quoted scalar, in the quote style of ``like`` where
-    that style can hold it."""
-    if like.startswith("'") and "'" not in value and "\n" not in value and (
-            fmt == "yaml" or not any(ord(ch) < 32 for ch in value)):
-        return f"'{value}'"
-    out = []
-    for ch in value:
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif ord(ch) < 32 or ord(ch) == 127:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def string_like(value: str, fmt: str, old_token: str) -> str:
-    """A string value written the way ``old_token`` was: plain, single- or
-    double-quoted (TOML has no plain strings)."""
-    if old_token[:1] in "\"'":
-        return quoted(value, fmt, old_token[:1])
-    if fmt == "yaml" and _same(read_scalar(value, "yaml"), value) and not value.startswith(("'", '"')):
-        return value
-    return quoted(value, fmt)

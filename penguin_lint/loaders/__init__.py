@@ -2,7 +2,9 @@
 
 Reading checks what must be checked before parsing: the size (PL004, from
 ``fstat`` before a byte is read), NUL bytes and UTF-8 (PL005). A byte-order
-mark is accepted and dropped; CRLF line endings are fine.
+mark is dropped, as ``yaml.safe_load`` and ``json.loads`` drop one; in TOML,
+which ``tomllib`` reads with no mark, it is PL005 too. CRLF line endings are
+fine.
 """
 from __future__ import annotations
 
@@ -42,6 +44,9 @@ def load_json(text: str, path: str) -> Document:
 
 LOADERS = {".yaml": load_yaml, ".yml": load_yaml, ".toml": load_toml, ".json": load_json}
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".json": "json"}
+#: a TOML file that begins with a byte-order mark (--fix removes it)
+MARK_MESSAGE = "file starts with a byte-order mark, which tomllib refuses"
+MARK_HINT = "save it as UTF-8 without the mark"
 _O_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
@@ -159,9 +164,14 @@ def load_bytes(raw: bytes, rel_path: str, ext: str | None = None) -> Document:
         doc.problems.append(Problem("PL005", f"not valid UTF-8 (byte 0x{raw[e.start]:02x})",
                                     Position(line, col), "save the file as UTF-8"))
         return doc
-    if text.startswith("\ufeff"):
+    mark = text.startswith("\ufeff")
+    if mark:
         text = text[1:]
     doc = LOADERS.get(ext, load_yaml)(text, rel_path)
+    if mark and doc.fmt == "toml":
+        # safe_load and json.loads(bytes) drop one mark; tomllib refuses it.
+        # The rest is still read, for the findings it has of its own.
+        doc.problems.insert(0, Problem("PL005", MARK_MESSAGE, Position(1, 1), MARK_HINT))
     doc.close_problems()
     doc.directives = find_directives(text, doc.fmt)
     return doc

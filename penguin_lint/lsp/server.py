@@ -241,6 +241,8 @@ class PenguinServer(LanguageServer):
         out = []
         for e in fix.edits:
             start, end = textmap.offset_position(e.start), textmap.offset_position(e.end)
+            if e.mark:
+                start = (0, 0)  # the mark is before the loader's text, in the editor's
             out.append(types.TextEdit(range=types.Range(start=types.Position(*start), end=types.Position(*end)),
                                       new_text=e.new))
         return out

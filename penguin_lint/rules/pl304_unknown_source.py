@@ -1,5 +1,6 @@
 """PL304 unknown-source: an attempt record's source is not a task of the benchmark."""
 from penguin_lint.core.layout import ATTEMPT_RE, safe_segment
+from penguin_lint.loaders.scalars import did_you_mean
 from penguin_lint.rules.base import Rule
 from penguin_lint.rules.pl307_unknown_benchmark import changed_benchmark, closest, experiments_using
 
@@ -62,12 +63,11 @@ class UnknownSource(Rule):
             if not safe_segment(source) or source in known:
                 continue  # a non-string or unsafe source is the schema's (PL102/PL202)
             near = closest(source, tasks)
-            if near is not None:
-                hint = f"did you mean '{near}'?"
-            elif tasks:
+            hint = did_you_mean(near) if near is not None else None
+            if hint is None and tasks:
                 more = ", ..." if len(tasks) > 8 else ""
                 hint = f"tasks of {bid}: {', '.join(tasks[:8])}{more}"
-            else:
+            elif hint is None:
                 hint = f"{pkg}/ has no task folders"
             yield self.finding(subject, f"source '{source}' is not a task of benchmark '{bid}' "
                                         f"({pkg}/{source}/ does not exist)",

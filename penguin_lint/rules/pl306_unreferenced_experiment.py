@@ -2,6 +2,7 @@
 import weakref
 
 from penguin_lint.findings import WARNING
+from penguin_lint.loaders.scalars import written
 from penguin_lint.rules.base import Rule
 
 # Per lint run: leaderboard path -> experiment ids its values read (None when
@@ -78,8 +79,15 @@ class UnreferencedExperiment(Rule):
                 pos = doc.value_pos(("experiment_id",))
         yield self.finding(subject, f"experiment '{g['experiment']}' is not used by any value of {lb_file}",
                            path=path, pos=pos,
-                           hint=f"add a value naming experiment_id: {g['experiment']} to {lb_file}, "
-                                "or remove the experiment")
+                           hint=self._hint(g["experiment"], lb_file))
+
+    @staticmethod
+    def _hint(name, lb_file):
+        # the name written so that safe_load reads it back as the folder's name
+        text = written(name, "yaml")
+        if text is None:  # a name no YAML file can hold (not UTF-8)
+            return "rename the experiment's folder, or remove the experiment"
+        return f"add a value naming experiment_id: {text} to {lb_file}, or remove the experiment"
 
     affects = (("under", "experiments", 2, None, None),
                ("under", "leaderboards", 2, 2, "leaderboard.yaml"))

@@ -2,6 +2,7 @@
 import weakref
 
 from penguin_lint.core.layout import safe_segment
+from penguin_lint.loaders.scalars import did_you_mean
 from penguin_lint.rules.base import Rule
 
 # One index per lint run: pull-request mode asks, per changed package file,
@@ -84,9 +85,8 @@ class UnknownBenchmark(Rule):
         if ctx.repo.is_dir(pkg):
             return
         near = closest(bid, package_ids(ctx))
-        if near is not None:
-            hint = f"did you mean '{near}'?"
-        else:
+        hint = did_you_mean(near) if near is not None else None
+        if hint is None:
             known = package_ids(ctx)
             hint = f"add {pkg}/, or name one of the packages: {', '.join(known[:8])}" if known else f"add {pkg}/"
         yield self.finding(subject, f"benchmark_id '{bid}' names no benchmark package ({pkg}/ does not exist)",

@@ -1,5 +1,6 @@
 """PL401 unresolved-reference: a leaf names an experiment, phase or summary that does not exist."""
 
+from penguin_lint.loaders.scalars import did_you_mean
 from penguin_lint.rules._expressions import Leaf, LeaderboardRule, expressions
 
 
@@ -78,8 +79,9 @@ class UnresolvedReference(LeaderboardRule):
             import difflib  # only when a finding is worded
 
             close = difflib.get_close_matches(exp, pool, n=1, cutoff=0.8)
-            if close:
-                return f"did you mean '{close[0]}'?"
+            hint = did_you_mean(close[0]) if close else None
+            if hint is not None:
+                return hint
         return f"experiment ids are the folder names under {group}/"
 
     @staticmethod
@@ -90,6 +92,7 @@ class UnresolvedReference(LeaderboardRule):
         import difflib  # only when a finding is worded
 
         close = difflib.get_close_matches(leaf.phase, phases, n=1, cutoff=0.6)
-        if close:
-            return f"did you mean '{close[0]}'? (phases: {', '.join(phases)})"
+        hint = did_you_mean(close[0]) if close else None
+        if hint is not None:
+            return f"{hint} (phases: {', '.join(phases)})"
         return f"phases of this experiment: {', '.join(phases)}"

@@ -1,6 +1,7 @@
 """PL402 unknown-metric: the metric is absent or not a number."""
 import math
 
+from penguin_lint.loaders.scalars import did_you_mean
 from penguin_lint.rules._expressions import Leaf, LeaderboardRule, expressions, show
 
 
@@ -41,9 +42,9 @@ class UnknownMetric(LeaderboardRule):
                 import difflib  # only when a finding is worded
 
                 close = difflib.get_close_matches(metric, numeric, n=1, cutoff=0.8)
-                hint = (f"did you mean '{close[0]}'?" if close
-                        else f"numeric keys of the summary: {', '.join(numeric)}" if numeric
-                        else None)
+                hint = did_you_mean(close[0]) if close else None
+                if hint is None and numeric:
+                    hint = f"numeric keys of the summary: {', '.join(numeric)}"
                 default = " (the default metric)" if not leaf.metric_given else ""
                 yield self.finding(subject, f"metric '{metric}'{default} is not in {where}", pos=pos, hint=hint)
                 continue

@@ -1,5 +1,6 @@
 """PL603 unresolved-accessor: a column, display or rank accessor naming no property of its schema."""
 
+from penguin_lint.loaders.scalars import did_you_mean
 from penguin_lint.rules._harbor import SCHEMA_KEY, accessors, matches_pattern, parse_accessor, schema_properties
 from penguin_lint.rules.base import Rule
 
@@ -54,8 +55,8 @@ class UnresolvedAccessor(Rule):
             if "." in prop and prop.split(".", 1)[0] in props:
                 hint = (f"'{prop.split('.', 1)[0]}' is a property, but Harbor does not descend into it: "
                         f"give the value its own property in {key}")
-            elif close:
-                hint = f"did you mean '{section}.{close[0]}'?"
+            elif close and did_you_mean(f"{section}.{close[0]}") is not None:
+                hint = did_you_mean(f"{section}.{close[0]}")
             else:
                 hint = f"declare '{prop}' under {key}.properties, or point the accessor at a declared property"
             yield self.finding(subject, f"{what} '{accessor}' names no property of {key}",

@@ -239,15 +239,24 @@ def test_rules_say_whether_they_fix():
 
     table = json.loads(lint(None, "rules", "--format", "json").output)
     fixable = {r["code"]: r["fixable"] for r in table if r["fixable"]}
-    assert fixable == {"PL008": "safe", "PL102": "safe", "PL201": "safe", "PL303": "safe", "PL501": "unsafe"}
+    assert fixable == {"PL005": "safe", "PL008": "safe", "PL102": "safe", "PL201": "safe", "PL303": "safe", "PL501": "unsafe"}
 
 
-def test_toml_id_fix_keeps_crlf_and_bom(repo):
-    text = VALID[BENCH].replace('id = "bench-a"', 'id = "bench-x"   # renamed').replace("\n", "\r\n")
+def test_toml_id_fix_keeps_crlf_and_removes_the_mark_tomllib_refuses(repo):
+    text = VALID[BENCH].replace('id = "bench-a"', 'id = "bench-x"   # renamed')
+    text = text.replace("\n", "\r\n")
     root = repo({BENCH: b"\xef\xbb\xbf" + text.encode()})
     run = lint(root, "--all", "--fix")
-    assert run.findings == []
-    assert (root / BENCH).read_bytes() == b"\xef\xbb\xbf" + text.replace('"bench-x"', '"bench-a"').encode()
+    assert run.findings == [] and run.json["summary"]["fixed"] == 2  # PL201 and PL005
+    assert (root / BENCH).read_bytes() == text.replace('"bench-x"', '"bench-a"').encode()
+    # only the mark goes: the same fix alone, on the file with its id right
+    root = repo({BENCH: b"\xef\xbb\xbf" + VALID[BENCH].replace("\n", "\r\n").encode()})
+    diff = lint(root, "--all", "--fix", "--diff", fmt="text")
+    assert diff.code == 1 and "Would fix 1 finding in 1 file." in diff.stderr
+    # the mark shown as an escape (output is never raw control text)
+    assert '-\\ufeffid = "bench-a"\n+id = "bench-a"\n' in diff.output
+    assert lint(root, "--all", "--fix").findings == []
+    assert (root / BENCH).read_bytes() == VALID[BENCH].replace("\n", "\r\n").encode()
 
 
 def test_read_only_file_is_not_written(repo):

@@ -319,13 +319,14 @@ def test_bom_is_accepted_and_positions_hold(repo):
     assert run.at("PL102") == [(META, 5)]
 
 
-def test_two_byte_order_marks_in_toml_are_pl001_as_tomllib_refuses_them(repo):
-    # tomllib reads no mark at all; the one dropped, the second is still refused
+def test_two_byte_order_marks_in_toml_are_pl005_and_pl001_as_tomllib_refuses_them(repo):
+    # tomllib reads no mark at all: the first is PL005, the second no statement
     text = "\ufeff\ufeff" + re.sub(r"(?m)^ +", "", VALID[TASK])
     with pytest.raises(tomllib.TOMLDecodeError, match="line 1, column 1"):
         tomllib.loads(text[1:])
     run = hostile(repo({TASK: text.encode()}))
-    assert [(f["code"], f["path"], f["line"], f["column"]) for f in run.findings] == [("PL001", TASK, 1, 1)]
+    assert sorted((f["code"], f["path"], f["line"], f["column"]) for f in run.findings) == [
+        ("PL001", TASK, 1, 1), ("PL005", TASK, 1, 1)]
 
 
 def test_crlf_yaml_positions(repo):

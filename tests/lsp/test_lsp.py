@@ -152,6 +152,28 @@ def test_columns_are_counted_in_the_encoding_the_client_prefers(tmp_path):
             client.proc.kill()
 
 
+def test_the_mark_of_a_toml_buffer_is_a_finding_whose_quick_fix_removes_it(tmp_path):
+    bench = "packages/bench-a/benchmark_config.toml"
+    root = write_repo(tmp_path / "repo", {}, VALID)
+    text = "\ufeff" + (root / bench).read_text()
+    client = LspClient(root)
+    try:
+        client.initialize(root)
+        uri = _open(client, root, bench, text)
+        (d,) = client.wait_diagnostics(uri, 1)["diagnostics"]
+        assert d["code"] == "PL005"
+        actions = client.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": d["range"], "context": {"diagnostics": [d]}})
+        (quick,) = [a for a in actions if a["kind"] == "quickfix"]
+        assert quick["edit"]["changes"][uri] == [{"range": {"start": {"line": 0, "character": 0},
+                                                            "end": {"line": 0, "character": 1}}, "newText": ""}]
+        assert _apply(text, quick["edit"]["changes"][uri]) == text[1:]
+        assert client.close() == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+
+
 def test_a_buffer_is_linted_as_the_file_would_be_on_disk(tmp_path):
     """Every file of the example repository, linted one at a time as an open
     buffer, has the findings `--all` reports in it."""

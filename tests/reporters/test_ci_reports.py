@@ -17,7 +17,7 @@ from penguin_lint.engine.result import Result
 from penguin_lint.findings import Finding
 from penguin_lint.output.log_guard import LogGuard
 from penguin_lint.reporters import azure_reporter
-from tests.conftest import lint
+from tests.conftest import VALID, lint
 
 HERE = Path(__file__).resolve().parent
 SUMMARY = "experiments/lb/exp-1/test/summary.yaml"
@@ -202,6 +202,21 @@ def test_rdjson_report_is_valid_and_its_suggestions_write_what_fix_writes(repo, 
     suggested = apply(summary, [s for d in with_fix for s in d["suggestions"]])
     assert lint(root, "--all", "--no-cache", "--fix").code == 1
     assert suggested == (root / SUMMARY).read_bytes() != summary
+
+
+def test_rdjson_suggestion_removes_a_toml_mark_as_fix_does(repo):
+    # the mark is three bytes before column 1 of the loader's text; the id's
+    # value after it on the same line counts them too
+    bench = b"\xef\xbb\xbf" + VALID[BENCH].replace('id = "bench-a"', 'id = "bench-x"').encode()
+    root = repo({BENCH: bench})
+    report = json.loads(lint(root, "--all", "--no-cache", fmt="rdjson").output)
+    assert [e.message for e in RDJSON.iter_errors(report)] == []
+    suggestions = {d["code"]["value"]: d["suggestions"] for d in report["diagnostics"] if d.get("suggestions")}
+    assert suggestions["PL005"] == [{"range": {"start": {"line": 1, "column": 1}, "end": {"line": 1, "column": 4}},
+                                     "text": ""}]
+    suggested = apply(bench, [s for d in suggestions.values() for s in d])
+    assert lint(root, "--all", "--no-cache", "--fix").code == 0
+    assert suggested == (root / BENCH).read_bytes() == VALID[BENCH].encode()
 
 
 # -- azure ---------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """PL001–PL007 and PL101–PL207: a failing and a passing case each, with lines."""
+import json
 import os
 import textwrap
+import tomllib
 
 import pytest
 
@@ -104,6 +106,40 @@ def test_pl005_bom_and_crlf_are_fine_and_positions_hold(repo):
     run = lint(repo({META: text.encode("utf-8")}), "--all")
     assert "PL005" not in run.codes()
     assert run.at("PL102") == [(META, 5)]
+
+
+def test_pl005_toml_with_a_byte_order_mark_is_a_finding_and_fix_removes_only_the_mark(repo):
+    # tomllib reads no mark: the harness cannot read the file
+    text = GOOD_BENCH.replace('id = "bench-a"', 'id = "bench-x"')
+    with pytest.raises(tomllib.TOMLDecodeError, match="line 1, column 1"):
+        tomllib.loads("\ufeff" + text)
+    root = repo({BENCH: b"\xef\xbb\xbf" + text.encode(), TASK: b"\xef\xbb\xbf" + VALID[TASK].encode()})
+    run = lint(root, "--all")
+    found = sorted((f["code"], f["path"], f["line"], f["column"]) for f in run.findings)
+    # the rest of the file is still read: its own mistake is reported too
+    assert found == sorted([("PL005", BENCH, 1, 1), ("PL005", TASK, 1, 1), ("PL201", BENCH, 1, 6)])
+    [mark] = [f for f in run.findings if f["path"] == BENCH and f["code"] == "PL005"]
+    assert mark["message"] == "file starts with a byte-order mark, which tomllib refuses"
+    assert mark["hint"] == "save it as UTF-8 without the mark"
+    fixed = lint(root, "--all", "--fix")
+    assert fixed.findings == [] and fixed.json["summary"]["fixed"] == 3
+    assert (root / BENCH).read_bytes() == GOOD_BENCH.encode()
+    assert (root / TASK).read_bytes() == VALID[TASK].encode()
+    tomllib.loads((root / TASK).read_text())
+
+
+def test_pl005_a_mark_in_json_is_read_as_json_loads_reads_bytes(repo):
+    board = '{"name": "x", "title": 7}\n'
+    config = '[kinds]\n"hub/*.json" = "harbor_leaderboard"\n'
+    assert json.loads(b"\xef\xbb\xbf" + board.encode())["title"] == 7
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(b"\xef\xbb\xbf\xef\xbb\xbf" + board.encode())
+    one = lint(repo({"hub/board.json": b"\xef\xbb\xbf" + board.encode(), ".penguin-lint.toml": config}), "--all")
+    assert "PL005" not in one.codes() and "PL001" not in one.codes()
+    assert ("hub/board.json", 1) in one.at("PL102")  # read: its title is not text
+    two = lint(repo({"hub/board.json": b"\xef\xbb\xbf" * 2 + board.encode(), ".penguin-lint.toml": config}),
+               "--all")
+    assert two.at("PL001") == [("hub/board.json", 1)] and "PL005" not in two.codes()
 
 
 def test_pl006_symlinks_reported_never_followed(repo, tmp_path):
