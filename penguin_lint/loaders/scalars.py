@@ -93,5 +93,9 @@ def did_you_mean(name: Any, fmt: str = "yaml") -> Optional[str]:
     """"did you mean 'name'?" for a name a repository gave (a folder, a
     key), quoted so that pasted into a ``fmt`` file it reads back as that
     name; None when no text does."""
+    if fmt == "json":  # a JSON file (Harbor rows) writes strings in double quotes only
+        import json
+
+        return f"did you mean {json.dumps(name, ensure_ascii=False)}?" if isinstance(name, str) else None
     text = written(name, fmt, "'")
     return None if text is None else f"did you mean {text}?"

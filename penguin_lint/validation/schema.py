@@ -18,6 +18,7 @@ from penguin_lint.findings import Position, Problem
 from penguin_lint.loaders.document import MAX_PROBLEMS_PER_CODE, Document, too_big
 from penguin_lint.loaders.positions import line_starts, split_lines
 from penguin_lint.loaders.numbers import yaml11_number_hint
+from penguin_lint.loaders.scalars import did_you_mean, quoted, read_scalar, same
 from penguin_lint.validation import patterns
 from penguin_lint.validation.fast import compile_check
 from penguin_lint.validation.formats import FORMAT_CHECKS, FORMAT_NAMES, make_format_checker
@@ -247,7 +248,8 @@ def _convert(err, doc: Document, root=None, starts: Optional[dict] = None) -> Li
 
                 close = difflib.get_close_matches(name, [k for k in inst if isinstance(k, str)], n=1, cutoff=0.75)
                 if close:
-                    hint = f"'{close[0]}' is there: did you mean '{name}'?"
+                    meant = did_you_mean(name, fmt)
+                    hint = f"'{close[0]}' is there: {meant}" if meant else None
             if hint is None:
                 # the key with a placeholder of its type, in the file's format
                 line = placeholder_member(name, property_schema(schema, root, path, name), fmt, root)
@@ -292,7 +294,7 @@ def _convert(err, doc: Document, root=None, starts: Optional[dict] = None) -> Li
             import difflib  # only when a finding is worded
 
             close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7) if isinstance(key, str) else None
-            hint = f"did you mean '{close[0]}'?" if close else None
+            hint = did_you_mean(close[0], fmt) if close else None
             label = f"{where}.{key}" if path else str(key)
             out.append(Problem(code, f"unknown field '{label}'", doc.key_pos(path + (key,)), hint))
         return out
@@ -312,9 +314,10 @@ def _convert(err, doc: Document, root=None, starts: Optional[dict] = None) -> Li
             what = {"timestamp": "a date", "bool": "a boolean", "int": "a number",
                     "float": "a number", "null": "null"}.get(tag, tag)
             key = path[-1] if path and isinstance(path[-1], str) else None
+            value = quoted(src, doc.fmt)
             hint = (f"{doc.fmt.upper()} read {src} as {what}; quote it: "
-                    + (f'{key}: "{src}"' if doc.fmt == "yaml" and key else
-                       f'{key} = "{src}"' if doc.fmt == "toml" and key else f'"{src}"'))
+                    + (f"{key_text(key, 'yaml')}: {value}" if doc.fmt == "yaml" and key else
+                       f"{key_text(key, 'toml')} = {value}" if doc.fmt == "toml" and key else value))
         elif isinstance(inst, str) and ("number" in expected or "integer" in expected):
             try:
                 float(inst)
@@ -365,8 +368,9 @@ def _convert(err, doc: Document, root=None, starts: Optional[dict] = None) -> Li
         pos = doc.key_pos(path + (inst,))
         message = message.replace(f"'{where}'", f"'{where}' key", 1)
     hint = schema.get("x-hint")
-    if kind == "enum" and near is not None:
-        hint = f"did you mean '{near}'?" + (f" ({hint})" if hint else "")
+    meant = did_you_mean(near, fmt) if kind == "enum" and near is not None else None
+    if meant is not None:
+        hint = meant + (f" ({hint})" if hint else "")
     return [Problem(code, message, pos, hint)]
 
 
@@ -487,12 +491,19 @@ def placeholder_member(name: str, schema, fmt: str, root=None, depth: int = 0):
     if value is None:
         return None
     if fmt == "toml":
-        key = name if _BARE_KEY.match(name) else json.dumps(name)
-        return f"{key} = {value}"
+        return f"{key_text(name, fmt)} = {value}"
     if fmt == "json":
         return f"{json.dumps(name)}: {value}"
-    key = name if _BARE_KEY.match(name) else json.dumps(name)
-    return f"{key}: {value}"
+    return f"{key_text(name, fmt)}: {value}"
+
+
+def key_text(name: str, fmt: str) -> str:
+    """The key ``name`` as a hint writes it in a ``fmt`` file: bare where the
+    file's parser reads it back as that text (YAML reads ``yes:`` as True),
+    else quoted."""
+    if _BARE_KEY.match(name) and (fmt == "toml" or same(read_scalar(name, "yaml"), name)):
+        return name
+    return quoted(name, fmt)
 
 
 def _literal(value, fmt: str) -> str:

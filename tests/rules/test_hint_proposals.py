@@ -134,3 +134,61 @@ def test_pl201_proposal_in_toml_reads_back_with_tomllib_as_fix_writes_it(repo, f
     assert tomllib.loads(f"id = {m.group(1)}\n")["id"] == folder
     lint(root, "--all", "--fix")
     assert tomllib.loads((root / bench).read_text())["id"] == folder
+
+
+# The schema's own hints, on Harbor rows whose definition (a pull request's)
+# names properties and enum values as it likes; rows in YAML and in JSON.
+SCHEMA_NAMES = ['x"y', "a: b", "#x", "it's", "back\\slash", "caf\u00e9", "a\nb", "{a}", "yes", "123", "- x"]
+
+
+def _board(repo, fmt, prop, row_metadata):
+    from tests.rules.test_harbor import DEF, GOOD_DEF
+
+    definition = GOOD_DEF.replace("    agent:\n      type: string\n",
+                                  f"    agent:\n      type: string\n    {json.dumps(prop[0])}: {json.dumps(prop[1])}\n")
+    definition = definition.replace("  additionalProperties: false\n", "  additionalProperties: false\n", 1)
+    row = {"metadata": {"agent": "terminus-2", **row_metadata}, "metrics": {"accuracy": 0.5},
+           "status": "display", "trial_ids": ["36043904-3271-4c91-aaf7-4f941353d7a9"]}
+    if fmt == "json":
+        rows = {"leaderboard/rows.json": json.dumps({"rows": [row]})}
+    else:
+        rows = {"leaderboard/rows.yaml": yaml.safe_dump({"rows": [row]}, allow_unicode=True)}
+    return lint(repo({DEF: definition, **rows}, base={}), "--all")
+
+
+def _read(text, fmt):
+    return json.loads(text) if fmt == "json" else yaml_value(text)
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+@pytest.mark.parametrize("name", SCHEMA_NAMES)
+def test_schema_hints_propose_names_that_read_back(repo, fmt, name):
+    # an unknown key close to a property: "did you mean <property>?"
+    run = _board(repo, fmt, (name, {"type": "string"}), {name + "z": "v"})
+    hints = [f["hint"] for f in run.findings if f["hint"] and f["hint"].startswith("did you mean")]
+    assert hints, run.findings
+    assert _read(re.fullmatch(r"did you mean (.*)\?", hints[0], re.S).group(1), fmt) == name
+    # an enum value close to an allowed one
+    run = _board(repo, fmt, ("kind", {"type": "string", "enum": [name, "zzzzzzzz"]}), {"kind": name + "z"})
+    hints = [f["hint"] for f in run.findings if f["hint"] and f["hint"].startswith("did you mean")]
+    assert hints, run.findings
+    assert _read(re.match(r"did you mean (.*)\?", hints[0], re.S).group(1), fmt) == name
+
+
+@pytest.mark.parametrize("name", SCHEMA_NAMES)
+def test_quote_it_hint_names_the_key_as_yaml_reads_it(repo, name):
+    """A YAML row that writes a string property as `yes` is told to quote
+    it, the key written so that the proposed line reads back as that key."""
+    from tests.rules.test_harbor import DEF, GOOD_DEF
+
+    definition = GOOD_DEF.replace("    agent:\n      type: string\n",
+                                  f"    agent:\n      type: string\n    {json.dumps(name)}:\n      type: string\n")
+    rows = ("rows:\n  - metadata:\n      agent: terminus-2\n"
+            f"      {json.dumps(name)}: yes\n"
+            "    metrics:\n      accuracy: 0.5\n    status: display\n"
+            "    trial_ids:\n      - 36043904-3271-4c91-aaf7-4f941353d7a9\n")
+    run = lint(repo({DEF: definition, "leaderboard/rows.yaml": rows}, base={}), "--all")
+    hints = [f["hint"] for f in run.findings if f["hint"] and "quote it: " in f["hint"]]
+    assert hints, run.findings
+    proposal = hints[0].split("quote it: ", 1)[1]
+    assert yaml.safe_load(proposal) == {name: "yes"}
