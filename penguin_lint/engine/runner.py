@@ -298,7 +298,7 @@ class Engine:
         added here) unless the run streams, which looks them up as it goes.
         Returns (run, the units to run, the files of cached units, the paths
         whose verdicts are this run's own)."""
-        run, files, avoid = self.run_unit, 0, frozenset()
+        run, files, avoid = self._run_unit_released, 0, frozenset()
         if cache is None:
             return run, units, files, avoid
         # verdicts that read a file with suppressions the change adds
@@ -359,15 +359,25 @@ class Engine:
             pass
         return units
 
+    def _run_unit_released(self, unit: "Unit"):
+        """``run_unit``, the listings of the unit's folders let go after it."""
+        mark = self.repo.listings_held()
+        out = self.run_unit(unit)
+        self.repo.release(mark, [top for top, recursive in unit if recursive])
+        return out
+
     def _run_unit_recorded(self, unit: "Unit", cache):
         """``run_unit`` noting what the unit read, for the cache."""
+        mark = self.repo.listings_held()
         self.repo.reads = cache.reader()
         try:
             unit_findings, files, loads, empty = self.run_unit(unit)
             reads = self.repo.reads
         finally:
             self.repo.reads = None
-        return unit_findings, files, loads, empty, unit, cache.inputs(reads)
+        inputs = cache.inputs(reads)  # reads the listings: let go after it
+        self.repo.release(mark, [top for top, recursive in unit if recursive])
+        return unit_findings, files, loads, empty, unit, inputs
 
     def _top_subjects(self, units: List["Unit"]) -> Iterable[Subject]:
         """The subjects above the units (repository, top folders and files
