@@ -128,4 +128,9 @@ def _rows(t: dict, sizes: list, counts: dict, peaks: dict, big_n: int, largest: 
                     f"{workers.wall:.1f} s wall ({fmt_s(workers.median)} CPU)",
                     f"-j1 {whole.wall:.1f} s wall", f"{speedup:.2f}x faster", ">= 1.8x",
                     ok(speedup >= 1.8)))
+    # Wall time needs both cores free; on a shared machine this says whether the workers
+    # add work of their own (a serial phase, units read twice) or only wait for a core.
+    rows.append(Row("G4", "  CPU of the default workers vs -j1 (all processes)", _label(big_n),
+                    fmt_s(workers.median), f"-j1 {fmt_s(whole.median)}",
+                    f"{workers.median / whole.median:.2f}x", "-", "info"))
     return rows
