@@ -210,19 +210,35 @@ class Engine:
         files += cached_files
         if jobs is None:
             jobs = default_jobs(len(units))
-        results = None
         streams = self.on_unit is not None
-        streamed: Set[int] = set()  # this process's results, streamed as they came
         sent = [0]  # findings of the unit under way streamed in parts
+        total = [files, loads]  # files checked, files parsed
+
+        def take(r, streamed: bool = False) -> None:
+            """A unit's result, taken in as it comes: nothing of it is kept
+            but its findings (a cached run writes its record here)."""
+            unit_findings, unit_files, unit_loads, unit_empty = r[:4]
+            findings.add(unit_findings)
+            if not streamed:
+                self._stream(unit_findings[sent[0]:])
+            sent[0] = 0
+            total[0] += unit_files
+            total[1] += unit_loads
+            empty.update(unit_empty)
+            if cache is not None and r[4] is not None:  # (None: a cached verdict)
+                cache.store(r[4], unit_findings, unit_files, r[5], avoid)
 
         def each(r, parts: int) -> None:
             self._stream(r[0][parts:])
-            streamed.add(id(r))
+            take(r, streamed=True)
 
+        results = None
         if jobs > 1:
             try:
-                results = run_parallel(self, units, jobs, run, each if streams else None,
-                                       self._stream if streams else None)
+                # streamed, or records to write: each result is taken in as a
+                # worker sends it, not gathered to the end of the run
+                results = run_parallel(self, units, jobs, run, each if streams or cache is not None else None,
+                                       self._stream if streams else None, keep=False)
             except NoParallel:
                 results = None
         if results is None:
@@ -234,18 +250,10 @@ class Engine:
             results = (run(u) for u in units)
         try:
             for r in results:
-                unit_findings, unit_files, unit_loads, unit_empty = r[:4]
-                findings.add(unit_findings)
-                if id(r) not in streamed:
-                    self._stream(unit_findings[sent[0]:])
-                sent[0] = 0
-                files += unit_files
-                loads += unit_loads
-                empty.update(unit_empty)
-                if cache is not None and r[4] is not None:  # (None: a cached verdict)
-                    cache.store(r[4], unit_findings, unit_files, r[5], avoid)
+                take(r)
         finally:
             self.unit_part = None
+        files, loads = total
         if shard is None or shard.takes_top or empty:  # absent submodules: in one shard only
             findings.add(gitlink_findings(self, empty, gitlinks, absent=shard is None or shard.takes_top,
                                           memo_dir=cache.dir if cache is not None else None))
