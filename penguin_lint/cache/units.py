@@ -73,6 +73,10 @@ def listing_id(entries: Optional[Dict[str, Entry]]) -> str:
 _EMPTY_LISTING = listing_id({})
 
 
+# Listings whose ids a run remembers for the next units that read them.
+INPUTS_MEMO_MAX = 4096
+
+
 def unit_key(unit) -> str:
     return json.dumps([[top, bool(rec)] for top, rec in unit], ensure_ascii=False)
 
@@ -305,6 +309,11 @@ class UnitCache:
                 names.add(rel)
         listings = {}
         memo = self._inputs_memo
+        if len(memo) > INPUTS_MEMO_MAX:
+            # most listings are a unit's own, read by it alone: the memo is
+            # for those several units read (a package experiments name), and
+            # bounded, so that a run's memory does not grow with the repository
+            memo.clear()
         for rel in names:
             known = memo.get(rel)
             if known is not None:
