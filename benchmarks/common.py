@@ -285,7 +285,7 @@ GIT = ["git", "-c", "user.name=penguin-lint-bench", "-c", "user.email=bench@exam
 
 def stamp_for(size: str, seed: int) -> str:
     source = Path(gen.__file__).read_bytes()
-    return json.dumps({"size": size, "params": gen.SIZES[size], "seed": seed, "git": 2,
+    return json.dumps({"size": size, "params": gen.size_params(size), "seed": seed, "git": 2,
                        "generator": hashlib.sha256(source).hexdigest()}, sort_keys=True)
 
 

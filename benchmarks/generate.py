@@ -289,8 +289,29 @@ def generate(root: Path, n_benchmarks: int, n_tasks: int, n_leaderboards: int,
     return written
 
 
+# "grown-<files>": the "large" shape grown (or shrunk) to about <files> files, for the
+# --scale rows: benchmarks and leaderboards scale together, each unit keeps its shape, so sizes
+# differ in the number of units alone. One "large" factor holds about 43,250 files.
+GROWN_PREFIX = "grown-"
+LARGE_FILES = 43_250
+
+
+def grown(files: int) -> dict[str, int]:
+    factor = files / LARGE_FILES
+    large = SIZES["large"]
+    return dict(large, n_benchmarks=max(1, round(large["n_benchmarks"] * factor)),
+                n_leaderboards=max(1, round(large["n_leaderboards"] * factor)))
+
+
+def size_params(size: str) -> dict[str, int]:
+    """The generate() arguments of a named size or of "grown-<files>"."""
+    if size.startswith(GROWN_PREFIX) and size[len(GROWN_PREFIX):].isdigit():
+        return grown(int(size[len(GROWN_PREFIX):]))
+    return SIZES[size]
+
+
 def generate_size(root: Path, size: str, seed: int = 0) -> int:
-    return generate(root, **SIZES[size], seed=seed)
+    return generate(root, **size_params(size), seed=seed)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,6 +21,8 @@ With --editor, only E1-E24: the language server's answers (benchmarks/editor.py)
 With --huge, only H1-H3: one and four leaderboards of 125,000 leaves (benchmarks/huge.py), and
 the preview of one, against the CSafeLoader floor on the same files (CPU time and peak memory).
 With --waits, only W1-W5, where contributors wait (benchmarks/waits.py).
+With --scale, only G1-G4 (benchmarks/growth.py): how cold whole runs, their memory, 8 shards and
+the workers grow from 20k to 120k files (--scale-top N adds a repository of about N files).
 
 The repositories are built once in the work folder and reused while their stamp matches the
 generator's source and parameters. The script installs nothing; a missing check-jsonschema makes
@@ -61,10 +63,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the shard rows (S2, S4, S8): the slowest of N shards and the "
                              "merge of their reports vs one --all -j1 run (large)")
     parser.add_argument("--waits", action="store_true", help="only W1-W5 (benchmarks/waits.py)")
+    parser.add_argument("--scale", action="store_true",
+                        help="only G1-G4 (benchmarks/growth.py): cost per file, peak memory, 8 shards "
+                             "and the workers on the large shape grown to 20k and 120k files")
+    parser.add_argument("--scale-top", type=int, metavar="FILES",
+                        help="with --scale: a third repository of about FILES files (e.g. 400000)")
     parser.add_argument("--instructions", action="store_true",
                         help="with --waits: W1 also in instructions counted by valgrind, penguin-lint's "
                              "own process apart from git's (benchmarks/instructions.py)")
     args = parser.parse_args(argv)
+    if args.scale_top and not args.scale:
+        parser.error("--scale-top adds a size to the rows of --scale: give both")
     if args.instructions and not args.waits:
         parser.error("--instructions counts the rows of --waits: give both")
     if args.editor:
@@ -87,9 +96,13 @@ def main(argv: list[str] | None = None) -> int:
 
         compileall.compile_dir(str(PROJECT_ROOT / "penguin_lint"), quiet=1)
     if args.huge:
-        from benchmarks.scale import huge_main
+        from benchmarks.huge_rows import huge_main
 
         return huge_main(args, linter, repeat)
+    if args.scale:
+        from benchmarks.growth import scale_main
+
+        return scale_main(args, linter, repeat)
     if args.waits:
         from benchmarks.waits import waits_main
 

@@ -78,6 +78,10 @@ def _depth_first(rel: str):
     return (rel.count("/") + (rel != ""), rel)
 
 
+# Listings whose ids a run remembers for the next units that read them.
+INPUTS_MEMO_MAX = 4096
+
+
 def unit_key(unit) -> str:
     return json.dumps([[top, bool(rec)] for top, rec in unit], ensure_ascii=False)
 
@@ -310,6 +314,11 @@ class UnitCache:
                     break  # its own parents are added when it is (or was) walked up from
                 names.add(rel)
         memo = self._inputs_memo
+        if len(memo) > INPUTS_MEMO_MAX:
+            # most listings are a unit's own, read by it alone: the memo is
+            # for those several units read (a package experiments name), and
+            # bounded, so that a run's memory does not grow with the repository
+            memo.clear()
         # parents first: a folder swapped for a link fails its parent's
         # check before any time stamp below it is read
         ordered = {}

@@ -7,6 +7,7 @@ repository or pass through a link.
 """
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
@@ -44,6 +45,11 @@ class Entry(NamedTuple):
 # the tool's and change on every run) is left out by its path alone
 # (``Repository.cache_rel``): a data folder that only bears its name is linted.
 SKIPPED_DIRS = frozenset((".git",))
+
+# Listings of folders outside the unit under way (a package that experiments
+# name, a leaderboard's experiments folder) kept for the next units; past
+# this many, all but the top folders' are let go (read again when asked).
+LISTINGS_KEPT = 1024
 
 
 class ReadLog:
@@ -158,6 +164,34 @@ class Repository:
         except OSError:
             return None
         return out
+
+    def listings_held(self) -> int:
+        """How many listings are held: a mark for ``release``."""
+        return len(self._lists)
+
+    def release(self, since: int, below) -> None:
+        """Let go of the listings read since the mark ``since`` of folders in
+        or below ``below`` (a unit's own folders, done with), so that memory
+        is bounded by a unit, not by the repository. The others are kept for
+        the next units, up to LISTINGS_KEPT; past that, all but the top
+        folders' go. A listing let go is read again when asked."""
+        lists = self._lists
+        new = len(lists) - since
+        if new > 0 and below:
+            below = set(below)
+            own = []
+            # dicts keep their order: the listings read since the mark are the last ones
+            for rel in itertools.islice(reversed(lists), new):
+                r = rel
+                while r:
+                    if r in below:
+                        own.append(rel)
+                        break
+                    r = r.rpartition("/")[0]
+            for rel in own:
+                del lists[rel]
+        if len(lists) > LISTINGS_KEPT:
+            self._lists = {rel: e for rel, e in lists.items() if "/" not in rel}
 
     def entry(self, rel: str) -> Optional[Entry]:
         if not _plain_rel(rel):

@@ -29,7 +29,7 @@ def default_jobs(units: int) -> int:
     return max(1, min(cpus, 8))
 
 
-def run_parallel(engine, units, jobs: int, run=None, each=None, part=None):
+def run_parallel(engine, units, jobs: int, run=None, each=None, part=None, keep: bool = True):
     """Run units in ``jobs`` processes: this one and ``jobs - 1`` forked
     children, each taking the next unit from a shared counter, big units
     first, so no process is left with a large one at the end. Forked
@@ -40,7 +40,9 @@ def run_parallel(engine, units, jobs: int, run=None, each=None, part=None):
     children run the units and send each result as they finish it, and
     this process hands every one to ``each`` as it arrives, with how many
     of its findings went to ``part`` before (the findings of each folder of
-    a unit under way, as the engine hands them to ``engine.unit_part``)."""
+    a unit under way, as the engine hands them to ``engine.unit_part``);
+    without ``keep``, a result handed to ``each`` is not also returned
+    (so that nothing holds every unit's result to the end of the run)."""
     import importlib
 
     # imported once, here, before the children are forked (they use them)
@@ -83,7 +85,7 @@ def run_parallel(engine, units, jobs: int, run=None, each=None, part=None):
         if each is None:
             results = work()
         else:
-            _pass_on(children, each, part, results, finals)
+            _pass_on(children, each, part, results if keep else None, finals)
     finally:
         collected = [finals.get(r, []) + _drain(pid, r) for pid, r in children]
         for fd in pipe:
@@ -153,7 +155,7 @@ def _child(w: int, work, streams: bool, engine=None) -> None:
         os._exit(status)
 
 
-def _pass_on(children, each, part, results: list, finals: dict) -> None:
+def _pass_on(children, each, part, results, finals: dict) -> None:
     """Hand each unit's result to ``each`` (and each part of one to
     ``part``) as a child sends it, until every child has closed its end;
     what a child sends after its units goes to ``finals``."""
@@ -174,7 +176,8 @@ def _pass_on(children, each, part, results: list, finals: dict) -> None:
                 buffers[key.fd] += chunk
                 for message in take_messages(buffers[key.fd]):
                     if message[0] == "unit":
-                        results.append(message[1])
+                        if results is not None:
+                            results.append(message[1])
                         each(message[1], message[2])
                     elif message[0] == "part":
                         part(message[1])

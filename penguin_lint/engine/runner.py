@@ -8,7 +8,7 @@ findings about files missing from the touched folders.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from penguin_lint.core.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.engine.change_subjects import change_subjects, reporting_in
@@ -210,19 +210,35 @@ class Engine:
         files += cached_files
         if jobs is None:
             jobs = default_jobs(len(units))
-        results = None
         streams = self.on_unit is not None
-        streamed: Set[int] = set()  # this process's results, streamed as they came
         sent = [0]  # findings of the unit under way streamed in parts
+        total = [files, loads]  # files checked, files parsed
+
+        def take(r, streamed: bool = False) -> None:
+            """A unit's result, taken in as it comes: nothing of it is kept
+            but its findings (a cached run writes its record here)."""
+            unit_findings, unit_files, unit_loads, unit_empty = r[:4]
+            findings.add(unit_findings)
+            if not streamed:
+                self._stream(unit_findings[sent[0]:])
+            sent[0] = 0
+            total[0] += unit_files
+            total[1] += unit_loads
+            empty.update(unit_empty)
+            if cache is not None and r[4] is not None:  # (None: a cached verdict)
+                cache.store(r[4], unit_findings, unit_files, r[5], avoid)
 
         def each(r, parts: int) -> None:
             self._stream(r[0][parts:])
-            streamed.add(id(r))
+            take(r, streamed=True)
 
+        results = None
         if jobs > 1:
             try:
-                results = run_parallel(self, units, jobs, run, each if streams else None,
-                                       self._stream if streams else None)
+                # streamed, or records to write: each result is taken in as a
+                # worker sends it, not gathered to the end of the run
+                results = run_parallel(self, units, jobs, run, each if streams or cache is not None else None,
+                                       self._stream if streams else None, keep=False)
             except NoParallel:
                 results = None
         if results is None:
@@ -234,18 +250,10 @@ class Engine:
             results = (run(u) for u in units)
         try:
             for r in results:
-                unit_findings, unit_files, unit_loads, unit_empty = r[:4]
-                findings.add(unit_findings)
-                if id(r) not in streamed:
-                    self._stream(unit_findings[sent[0]:])
-                sent[0] = 0
-                files += unit_files
-                loads += unit_loads
-                empty.update(unit_empty)
-                if cache is not None and r[4] is not None:  # (None: a cached verdict)
-                    cache.store(r[4], unit_findings, unit_files, r[5], avoid)
+                take(r)
         finally:
             self.unit_part = None
+        files, loads = total
         if shard is None or shard.takes_top or empty:  # absent submodules: in one shard only
             findings.add(gitlink_findings(self, empty, gitlinks, absent=shard is None or shard.takes_top,
                                           memo_dir=cache.dir if cache is not None else None))
@@ -298,7 +306,7 @@ class Engine:
         added here) unless the run streams, which looks them up as it goes.
         Returns (run, the units to run, the files of cached units, the paths
         whose verdicts are this run's own)."""
-        run, files, avoid = self.run_unit, 0, frozenset()
+        run, files, avoid = self._run_unit_released, 0, frozenset()
         if cache is None:
             return run, units, files, avoid
         # verdicts that read a file with suppressions the change adds
@@ -359,15 +367,25 @@ class Engine:
             pass
         return units
 
+    def _run_unit_released(self, unit: "Unit"):
+        """``run_unit``, the listings of the unit's folders let go after it."""
+        mark = self.repo.listings_held()
+        out = self.run_unit(unit)
+        self.repo.release(mark, [top for top, recursive in unit if recursive])
+        return out
+
     def _run_unit_recorded(self, unit: "Unit", cache):
         """``run_unit`` noting what the unit read, for the cache."""
+        mark = self.repo.listings_held()
         self.repo.reads = cache.reader()
         try:
             unit_findings, files, loads, empty = self.run_unit(unit)
             reads = self.repo.reads
         finally:
             self.repo.reads = None
-        return unit_findings, files, loads, empty, unit, cache.inputs(reads)
+        inputs = cache.inputs(reads)  # reads the listings: let go after it
+        self.repo.release(mark, [top for top, recursive in unit if recursive])
+        return unit_findings, files, loads, empty, unit, inputs
 
     def _top_subjects(self, units: List["Unit"]) -> Iterable[Subject]:
         """The subjects above the units (repository, top folders and files
@@ -413,11 +431,8 @@ class Engine:
         ents = self.repo.entries(folder) or {}
         subdirs = sorted(n for n, e in ents.items() if e.is_dir)
         first = list(head) + [(folder, False)]
-        out = []
-        for i in range(0, max(len(subdirs), 1), UNIT_CHUNK):
-            items = [(f"{folder}/{n}", True) for n in subdirs[i:i + UNIT_CHUNK]]
-            out.append(tuple((first if i == 0 else []) + items))
-        return out
+        return [Chunk(first if i == 0 else (), folder, subdirs[i:i + UNIT_CHUNK])
+                for i in range(0, max(len(subdirs), 1), UNIT_CHUNK)]
 
     def run_unit(self, unit: "Unit") -> Tuple[List[Finding], int, int, List[str]]:
         """The unit's findings, files checked, files loaded and empty folders."""
@@ -635,4 +650,45 @@ def _unit_of(path: str) -> str:
 # for many experiments.
 UNIT_CHUNK = 64
 UnitItem = Tuple[str, bool]  # (folder, whether to walk into its subfolders)
-Unit = Tuple[UnitItem, ...]
+Unit = Sequence[UnitItem]
+
+
+class Chunk:
+    """A unit made of ``head`` items, then subfolders of ``folder`` (each
+    walked whole): it reads as a tuple of (folder, recursive) items, but
+    holds the subfolders' names as one string. The run keeps every unit
+    for its whole length (the plan of shards, the order of the workers),
+    and a tuple of paths would cost a run on 400,000 files 15 MB."""
+
+    __slots__ = ("head", "folder", "_names")
+
+    def __init__(self, head, folder: str, names):
+        self.head = tuple(head)
+        self.folder = folder
+        # a name holds no "/"
+        self._names = "/".join(names) if names else None
+
+    def __iter__(self) -> Iterator[UnitItem]:
+        yield from self.head
+        if self._names is not None:
+            folder = self.folder
+            for name in self._names.split("/"):
+                yield (f"{folder}/{name}", True)
+
+    def __len__(self) -> int:
+        return len(self.head) + (self._names.count("/") + 1 if self._names is not None else 0)
+
+    def __getitem__(self, i):
+        return tuple(self)[i]
+
+    def __eq__(self, other) -> bool:
+        return tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self):  # a worker sends its units back with their results
+        return (Chunk, (self.head, self.folder, self._names.split("/") if self._names is not None else ()))

@@ -460,24 +460,44 @@ def gitlinks_below(root: Path, repo, paths: Sequence[str]) -> Set[str]:
 
 def _ls_gitlinks(root: Path, specs: List[str]) -> Set[str]:
     import subprocess
+    import tempfile
 
-    try:
-        proc = subprocess.run(["git", *READ_ONLY, "ls-files", "-s", "-z", "--", *specs], cwd=str(root),
-                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    except FileNotFoundError:
-        raise GitError("git is not installed or not on PATH (needed to tell an empty folder "
-                       "from a submodule)") from None
-    except OSError as e:
-        raise GitError(f"cannot run git: {e.strerror}") from None
-    if proc.returncode != 0:
-        lines = [ln.strip() for ln in proc.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
-        raise GitError(f"git ls-files failed: {_show(lines[0] if lines else f'exit status {proc.returncode}')}")
-    out = set()
-    for rec in proc.stdout.split(b"\0"):
+    # Read as it comes and kept only where a gitlink is: the index lists
+    # every file, and holding all of it would grow with the repository.
+    out: Set[str] = set()
+    with tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.Popen(["git", *READ_ONLY, "ls-files", "-s", "-z", "--", *specs], cwd=str(root),
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err)
+        except FileNotFoundError:
+            raise GitError("git is not installed or not on PATH (needed to tell an empty folder "
+                           "from a submodule)") from None
+        except OSError as e:
+            raise GitError(f"cannot run git: {e.strerror}") from None
+        with proc:
+            tail = b""
+            while True:
+                chunk = proc.stdout.read(1 << 16)
+                if not chunk:
+                    break
+                data = tail + chunk
+                cut = data.rfind(b"\0") + 1
+                tail = data[cut:]
+                if b"160000 " in data[:cut]:
+                    _gitlinks_in(data[:cut], out)
+            _gitlinks_in(tail, out)
+        if proc.returncode != 0:
+            err.seek(0)
+            lines = [ln.strip() for ln in err.read(1 << 16).decode("utf-8", "replace").splitlines() if ln.strip()]
+            raise GitError(f"git ls-files failed: {_show(lines[0] if lines else f'exit status {proc.returncode}')}")
+    return out
+
+
+def _gitlinks_in(records: bytes, out: Set[str]) -> None:
+    for rec in records.split(b"\0"):
         head, tab, name = rec.partition(b"\t")
         if tab and head.startswith(b"160000 "):
             out.add(os.fsdecode(name))
-    return out
 
 
 def read_change(root: Path, base: Optional[str], scope: Sequence[str] = ()) -> GitChange:

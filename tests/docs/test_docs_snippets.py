@@ -413,6 +413,7 @@ OTHER_OPTIONS = {
     "--minutes": "python -m tests.fuzz", "--huge": "python -m benchmarks.run", "--waits": "python -m benchmarks.run",
     "--repeat": "python -m benchmarks.run", "--editor": "python -m benchmarks.run",
     "--linter": "python -m benchmarks.run", "--instructions": "python -m benchmarks.run",
+    "--scale": "python -m benchmarks.run", "--scale-top": "python -m benchmarks.run",
     "--no-deps": "pip", "--no-build-isolation": "pip", "--no-index": "pip", "--require-hashes": "pip",
     "--only-binary": "pip", "--config": "harbor hub leaderboard", "--rows": "harbor hub leaderboard",
     "--freeze": "pre-commit autoupdate", "--hook-stage": "pre-commit run", "--batch": "git cat-file",
