@@ -178,4 +178,5 @@ def load_json(text: str, path: str) -> Document:
         return doc
     doc.data = data
     doc.parsed = True
+    doc.settle_nonfinite()
     return doc

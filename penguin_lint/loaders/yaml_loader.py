@@ -362,6 +362,7 @@ def _read_events(text: str, path: str, loader_class, refusal_raises: bool) -> Do
         return _failed(doc)
     doc.data = root
     doc.parsed = True
+    doc.settle_nonfinite()
     return doc
 
 
