@@ -16,6 +16,7 @@ import math
 import re
 import sys
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,6 +24,7 @@ from yaml.constructor import SafeConstructor
 
 from penguin_lint.loaders import load_bytes
 from penguin_lint.loaders.numbers import number_text
+from tests.conftest import lint
 from tests.yaml_differential import same
 
 # few keys, so that a mapping repeats one often; 'a' and "a" are one key
@@ -194,3 +196,28 @@ def test_json_a_repeated_key_is_its_last_occurrence_everywhere(text):
             assert number_text(doc, path) == written, path
     assert sorted(map(repr, doc.nonfinite)) == sorted(map(repr, _nonfinite_paths(doc.data)))
     assert len(doc.nonfinite) == len(set(doc.nonfinite))
+
+
+# -- a key written three times ------------------------------------------------------
+
+@pytest.mark.parametrize("name, text", [
+    ("data.yaml", "a: 1\nb: 0\na: 2\na: 3\n"),
+    ("data.yaml", "{a: 1,\n b: 0,\n a: 2,\n a: 3}\n"),
+    ("data.json", '{"a": 1,\n "b": 0,\n "a": 2,\n "a": 3}\n'),
+    ("data.toml", "a = 1\nb = 0\na = 2\na = 3\n"),
+])
+def test_each_repetition_names_the_line_of_the_first_occurrence(name, text):
+    """The index moves a repeated key to its last occurrence; the third
+    one's PL002 still names the first, as TOML's does."""
+    found = [(p.code, p.pos.line, p.message.split(";")[0]) for p in load_bytes(text.encode(), name).problems]
+    assert found == [("PL002", 3, "duplicate key 'a' (first defined on line 1)"),
+                     ("PL002", 4, "duplicate key 'a' (first defined on line 1)")]
+
+
+def test_the_command_line_names_the_first_occurrence_of_a_key_written_three_times(repo):
+    summary = "experiments/lb/exp-1/test/summary.yaml"
+    run = lint(repo({summary: "n_attempt: 2\nscore_mean: 51.0\nscore_mean: 52.0\nscore_mean: 50.0\nscore_std: 0.0\n"}),
+               "--all")
+    assert [(f["line"], f["column"], f["message"]) for f in run.findings] == [
+        (3, 1, "duplicate key 'score_mean' (first defined on line 2); the last one wins"),
+        (4, 1, "duplicate key 'score_mean' (first defined on line 2); the last one wins")]
