@@ -145,7 +145,8 @@ def json_texts(draw) -> str:
     def leaf() -> str:
         n = next(count)
         kind = draw(kinds)
-        return {"int": f"{n}", "decimal": f"{n}.50", "text": f'"s{n}"', "inf": draw(st.sampled_from(["1e999", "-1e999"])),
+        return {"int": f"{n}", "decimal": f"{n}.50", "text": f'"s{n}"',
+                "inf": draw(st.sampled_from(["1e999", "-1e999"])),
                 "big": "9" * 400 + str(n), "true": "true", "null": "null", "exponent": f"{n}.0e2"}[kind]
 
     def value(depth: int) -> str:

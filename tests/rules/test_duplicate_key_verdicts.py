@@ -14,14 +14,12 @@ JSON files are here.
 """
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
 from typing import NamedTuple, Optional
 
 import pytest
-import yaml
 
 from tests.conftest import VALID, lint, write_repo
 
@@ -76,7 +74,7 @@ class Case(NamedTuple):
 
 def block(text: str, line: str) -> str:
     """``text`` with the line ``line`` (``key: value``) made a template."""
-    key, value = line.rsplit(": ", 1)
+    key = line.rsplit(": ", 1)[0]
     assert line + "\n" in text, line
     return text.replace(line + "\n", f"{FIRST}{key}: {LAST}\n", 1)
 
@@ -105,7 +103,8 @@ CASES = {
         "valid", ATTEMPT, f"score: 50.0\nresults:\n  - score: 50.0\n{FIRST}    source: {LAST}\n",
         "    source: {}\n", "CASE-009-none", "CASE-001-one", "PL304"),
     "meta_info experiment_id (PL201)": Case(
-        "valid", META, META_TEXT.replace("experiment_id: exp-1\n", "") + f"{FIRST}experiment_id: {LAST}\n", "experiment_id: {}\n", "exp-9", "exp-1", "PL201", fixable=True),
+        "valid", META, META_TEXT.replace("experiment_id: exp-1\n", "") + f"{FIRST}experiment_id: {LAST}\n",
+        "experiment_id: {}\n", "exp-9", "exp-1", "PL201", fixable=True),
     "meta_info model_name typed as a number (PL102)": Case(
         "valid", META, block(META_TEXT, "model_name: m"), "model_name: {}\n", "1.5", "m", "PL102", fixable=True),
     "meta_info benchmark_id (PL307)": Case(
@@ -182,7 +181,8 @@ def _moved(finding: dict, single: str, dup: str, path: str, at: int, width: int,
 
     def lines_named(text):
         # another file's finding names a line of this one by its name ("summary.yaml line 3")
-        named = r"\b(line )(\d+)" if finding["path"] == path else r"(%s line )(\d+)" % re.escape(path.rsplit("/", 1)[-1])
+        named = r"\b(line )(\d+)" if finding["path"] == path \
+            else r"(%s line )(\d+)" % re.escape(path.rsplit("/", 1)[-1])
         return re.sub(named, lambda m: f"{m[1]}{int(m[2]) + lines * (int(m[2]) >= first_line)}", text or "")
 
     line, column, end_line, end_column = finding["line"], finding["column"], finding["end_line"], finding["end_column"]
