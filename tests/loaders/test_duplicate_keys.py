@@ -109,7 +109,7 @@ def _offset(text: str, pos) -> int:
     return [0, *(m.end() for m in re.finditer("\n", text))][pos.line - 1] + pos.column - 1
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 @given(yaml_texts())
 def test_yaml_a_repeated_key_is_its_last_occurrence_everywhere(text):
     doc = load_bytes(text.encode(), "data.yaml")
@@ -178,7 +178,7 @@ def _span(text: str, pos) -> str:
     return text[_offset(text, pos):_offset(text, type(pos)(pos.end_line, pos.end_column))]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 @given(json_texts())
 def test_json_a_repeated_key_is_its_last_occurrence_everywhere(text):
     doc = load_bytes(text.encode(), "data.json")
