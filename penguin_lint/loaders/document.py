@@ -59,7 +59,8 @@ class Document:
         self.implicit: Dict[Path_, Tuple[str, str]] = {}
         self.text: Optional[str] = None
         # paths of NaN/infinite numbers (every comparison with them is False,
-        # so a schema's minimum would let them through)
+        # so a schema's minimum would let them through), each once, of the
+        # values the data holds (``settle_nonfinite``)
         self.nonfinite: List[Path_] = []
         self._counts: Dict[str, int] = {}
         self._dropped: Dict[str, Optional[Position]] = {}
@@ -139,6 +140,14 @@ class Document:
             return self.value_pos(path)
         return pos if type(pos) is Position else mark_position(pos)
 
+    def settle_nonfinite(self) -> None:
+        """Keep the paths of ``nonfinite`` whose value the data still holds,
+        each once: a key written twice is read with its last value (as
+        safe_load and json.loads read it), and what the first one held, or
+        held below it, is no longer there."""
+        if self.nonfinite:
+            self.nonfinite = list(dict.fromkeys(p for p in self.nonfinite if _nonfinite(_at(self.data, p))))
+
     def get(self, *path, default=None):
         """Safe lookup of a nested value; ``default`` on any mismatch."""
         cur = self.data
@@ -154,6 +163,27 @@ class Document:
             else:
                 return default
         return cur
+
+
+def _at(data, path):
+    """The value at ``path``, whatever its keys' types (YAML's keys may be
+    numbers or booleans); None where there is none."""
+    cur = data
+    for part in path:
+        if isinstance(cur, dict):
+            cur = cur.get(part)
+        elif isinstance(cur, list) and type(part) is int and 0 <= part < len(cur):
+            cur = cur[part]
+        else:
+            return None
+    return cur
+
+
+def _nonfinite(value) -> bool:
+    return isinstance(value, float) and (value != value or value in (_INF, -_INF)) or too_big(value)
+
+
+_INF = float("inf")
 
 
 def mark_position(marks) -> Position:

@@ -35,6 +35,8 @@ def load_json(text: str, path: str) -> Document:
     trail = []  # the keys and indices down to the value being read
     opened = []  # offsets of the objects and arrays being read
     containers = [0]
+    # node -> where a repeated key was first written (the node moves to the last)
+    first_keys = {}
 
     def node(start, ks, ke, parent, last):
         n = len(starts)
@@ -90,7 +92,7 @@ def load_json(text: str, path: str) -> Document:
                     raise _Error("expected ':'", i)
                 child = seen.get(key)
                 if child is not None:
-                    first_line = lines.pos(kstarts[child])[0]
+                    first_line = lines.pos(first_keys.setdefault(child, kstarts[child]))[0]
                     doc.add_at(  # capped: a file may repeat a key a million times
                         "PL002",
                         f"duplicate key '{key}' (first defined on line {first_line}); the last one wins",
@@ -178,4 +180,5 @@ def load_json(text: str, path: str) -> Document:
         return doc
     doc.data = data
     doc.parsed = True
+    doc.settle_nonfinite()
     return doc

@@ -144,6 +144,9 @@ def _read_events(text: str, path: str, loader_class, refusal_raises: bool) -> Do
     #              key -> node seen in this mapping, last child node, path].
     # Node -1: a complex key or its value, parsed and thrown away.
     stack = []
+    # node -> where a repeated key was first written: the node's own spans
+    # move to the last occurrence, which the data holds
+    first_keys = {}
     root = None
     documents = 0
     containers = 0
@@ -298,7 +301,7 @@ def _read_events(text: str, path: str, loader_class, refusal_raises: bool) -> Do
                         vpath = frame[6] + (key,)
                         node = frame[4].get(key, -1)
                         if node != -1:
-                            first_line = lines.pos(kstarts[node])[0]
+                            first_line = lines.pos(first_keys.setdefault(node, kstarts[node]))[0]
                             doc.add_at("PL002",
                                        f"duplicate key '{_shown(text[ks:ke])}' (first defined on line {first_line}); "
                                        "the last one wins",
@@ -362,6 +365,7 @@ def _read_events(text: str, path: str, loader_class, refusal_raises: bool) -> Do
         return _failed(doc)
     doc.data = root
     doc.parsed = True
+    doc.settle_nonfinite()
     return doc
 
 

@@ -3,8 +3,11 @@ from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
 
 
 class DuplicateKey(ProblemRule):
-    """A repeated key hides one of its values: PyYAML keeps the last one without a
-    word, TOML refuses the file. The finding names both lines.
+    """A repeated key hides one of its values: PyYAML and ``json.loads`` keep the
+    last one without a word, TOML refuses the file. The finding is at each later
+    occurrence and names the line of the first. Every other rule reads the file
+    as its consumer does: in YAML and JSON its findings, their lines and
+    ``--fix`` are about the last value, and the hidden ones are not judged.
     """
 
     code = "PL002"
