@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from penguin_lint.findings import Problem
-from penguin_lint.loaders.document import MAX_DEPTH, MAX_VALUES, Document
+from penguin_lint.loaders.document import MAX_DEPTH, MAX_VALUES, Document, _nonfinite
 
 # What yaml_loader.py reports for these in a data file (PL003, and PL002 for
 # a second '<<' key): in a Harbor file they are what safe_load reads.
@@ -131,10 +131,29 @@ def expand_aliases(doc: Document) -> None:
         _merge(refs, tree, conflicts)
         _measure(doc, refs)  # first: the comparison below follows no cycle
         _check_conflicts(conflicts)
+        if doc.nonfinite:
+            # a value past any float is met again wherever an alias repeats it
+            doc.nonfinite = _nonfinite_paths(doc.data)
     except _Refused as e:
         doc.problems.append(Problem(e.code, e.message, lines.position(e.start, e.end), e.hint))
         doc.data = None
         doc.parsed = False
+
+
+def _nonfinite_paths(data) -> List[tuple]:
+    """The paths of every non-finite value of ``data``, in the file's order
+    (the data is measured by then: bounded, and without a cycle)."""
+    out: List[tuple] = []
+    stack = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(reversed([(path + (k,), v) for k, v in value.items()]))
+        elif isinstance(value, list):
+            stack.extend(reversed([(path + (i,), v) for i, v in enumerate(value)]))
+        elif _nonfinite(value):
+            out.append(path)
+    return out
 
 
 def _expanded_problem(p: Problem, merge_keys) -> bool:

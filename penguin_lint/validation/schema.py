@@ -149,6 +149,10 @@ def show(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# A YAML node's anchor (&a) and tag (!!float) written before its value
+_PROPERTIES = re.compile(r"\A(?:[&!]\S*\s+)+")
+
+
 def as_written(doc: Document, path, value, starts: Optional[dict] = None) -> str:
     """A value as a message quotes it: a number, boolean or null as the file
     writes it (YAML's ``yes``, ``~``, ``0x1A``; TOML's ``1_000``; JSON's
@@ -158,8 +162,11 @@ def as_written(doc: Document, path, value, starts: Optional[dict] = None) -> str
     if value is None or isinstance(value, (bool, int, float)):
         imp = doc.implicit.get(tuple(path))
         src = imp[1] if imp is not None else _one_line_text(doc, path, starts if starts is not None else {})
-        if src and len(src) <= 60:
+        src = _PROPERTIES.sub("", src) if src else src
+        if src and len(src) <= 60 and src[0] != "*":  # an alias is not what it stands for
             return src
+        if isinstance(value, float) and not (value == value and value not in (_INF, -_INF)):
+            return repr(value)  # inf, -inf, nan: as the message's other findings name them
     return show(value)
 
 
@@ -180,6 +187,7 @@ def _one_line_text(doc: Document, path, starts: dict) -> str:
     begin = at[pos.line - 1]
     line = text[begin:at[pos.line] - 1 if pos.line < len(at) else len(text)]
     src = line.rstrip("\r")[pos.column - 1:pos.end_column - 1].strip()
+    src = _PROPERTIES.sub("", src)  # an anchor or a tag before a YAML value is not the value
     return src if 0 < len(src) <= 60 else ""
 
 
@@ -527,4 +535,5 @@ def _source_text(doc: Document, path) -> str:
     if not 0 < pos.line <= len(lines):
         return ""
     src = lines[pos.line - 1][pos.column - 1:pos.end_column - 1].strip()
+    src = _PROPERTIES.sub("", src)
     return src if 0 < len(src) <= 60 else ""

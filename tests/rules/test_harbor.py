@@ -684,3 +684,18 @@ def test_pl604_accepts_an_unambiguous_slug_pattern(harbor):
     definition = edit(GOOD_DEF, "    agent:\n      type: string\n",
                       "    agent:\n      type: string\n      pattern: \"^([a-z0-9]+-)*[a-z0-9]+$\"\n")
     assert lint(harbor(definition), "--all").findings == []
+
+
+def test_a_non_finite_value_repeated_by_an_alias_is_reported_where_each_row_holds_it(repo):
+    """Harbor reads rows with safe_load: an alias repeats its anchor's value.
+    Each row that holds .inf through it gets its PL103, and a message quotes
+    the value, not the anchor written before it."""
+    rows = GOOD_ROWS.replace("accuracy: 0.62", "accuracy: &a .inf").replace("accuracy: 0.41", "accuracy: *a")
+    run = lint(repo({DEF: GOOD_DEF, ROWS: rows}, base={}), "--all")
+    first, second = line_of(rows, "&a .inf"), line_of(rows, "*a")
+    assert [(f["line"], f["column"]) for f in run.findings if f["code"] == "PL103"] == [(first, 17), (second, 17)]
+    messages = [f["message"] for f in run.findings if f["code"] == "PL605"]
+    assert messages == [
+        "row 1 (rows[0]): 'metrics.accuracy' must be at most 1, not .inf (metrics_schema of leaderboard/leaderboard.yaml)",
+        "row 2 (rows[1]): 'metrics.accuracy' must be at most 1, not inf (metrics_schema of leaderboard/leaderboard.yaml)",
+    ]
