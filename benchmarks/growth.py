@@ -81,6 +81,19 @@ def own_peak(cmd: list[str], env: dict, cwd) -> int:
     return peak
 
 
+def _growth_rows(number: str, what: str, sizes: list, big_n: int, figure: dict, shown, limit: float, ok) -> list:
+    """``what`` at each size above the smallest against the smallest; the
+    target holds at ``big_n``, the other sizes are information."""
+    small_n, out = sizes[0], []
+    for n in sizes[1:]:
+        ratio = figure[n] / figure[small_n]
+        target = n == big_n
+        out.append(Row(number, f"  {what}, {_label(n)} vs {_label(small_n)}", _label(n), shown(figure[n]),
+                       shown(figure[small_n]), f"{ratio:.2f}x", f"<= {limit:g}x"
+                       if target else "info", ok(ratio <= limit) if target else "info"))
+    return out
+
+
 def _rows(t: dict, sizes: list, counts: dict, peaks: dict, big_n: int, largest: dict) -> list:
     small_n = sizes[0]
     colds = {n: t[f"cold -j1 ({_label(n)})"] for n in sizes}
@@ -95,24 +108,14 @@ def _rows(t: dict, sizes: list, counts: dict, peaks: dict, big_n: int, largest: 
         rows.append(Row("G1", "cold --all -j1 --no-cache: CPU per file", _label(n),
                         f"{per_file[n]:.4f} ms", f"{fmt_s(colds[n].median)} / {counts[n]:,} files",
                         "-", "-", "info"))
-    for n in sizes[1:]:
-        ratio = per_file[n] / per_file[small_n]
-        target = n == big_n
-        rows.append(Row("G1", f"  CPU per file, {_label(n)} vs {_label(small_n)}", _label(n),
-                        f"{per_file[n]:.4f} ms", f"{per_file[small_n]:.4f} ms", f"{ratio:.2f}x",
-                        "<= 1.10x" if target else "info", ok(ratio <= 1.10) if target else "info"))
+    rows += _growth_rows("G1", "CPU per file", sizes, big_n, per_file, lambda v: f"{v:.4f} ms", 1.10, ok)
     for n in sizes:
         rows.append(Row("G2", "cold --all -j1 --no-cache: peak memory of its process", _label(n),
                         f"{peaks[n] / 1e6:.0f} MB", f"{peaks[n] / counts[n]:.0f} B per file",
                         "-", "-", "info"))
         rows.append(Row("G2", "  largest process or sum of the tree (git's included)", _label(n),
                         f"{largest[n] / 1e6:.0f} MB", "-", "-", "-", "info"))
-    for n in sizes[1:]:
-        ratio = peaks[n] / peaks[small_n]
-        target = n == big_n
-        rows.append(Row("G2", f"  peak memory, {_label(n)} vs {_label(small_n)}", _label(n),
-                        f"{peaks[n] / 1e6:.0f} MB", f"{peaks[small_n] / 1e6:.0f} MB", f"{ratio:.2f}x",
-                        "<= 1.5x" if target else "info", ok(ratio <= 1.5) if target else "info"))
+    rows += _growth_rows("G2", "peak memory", sizes, big_n, peaks, lambda v: f"{v / 1e6:.0f} MB", 1.5, ok)
     shards: list[Timing] = [t[f"--shard {k}/{SHARDS} -j1 ({_label(big_n)})"] for k in range(1, SHARDS + 1)]
     slowest = max(shards, key=lambda tm: tm.median)
     whole = colds[big_n]

@@ -12,24 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from penguin_lint.loaders import document, load_bytes, yaml_loader
+from penguin_lint.loaders.scalars import same  # equal with the same types all the way down
 from penguin_lint.loaders.yaml_fast import MAX_TEXT, load_fast
 from penguin_lint.loaders.yaml_loader import load_yaml, load_yaml_events
 
 ROOT = Path(__file__).resolve().parents[2]
 REALWORLD = ROOT.parent / "shared" / "realworld"
 ARRAYS = ("start", "end", "kstart", "kend", "first", "next", "flags")
-
-
-def same(a, b) -> bool:
-    """Equal with the same types all the way down (True is not 1, 1.0 is
-    not 1) and mappings in the same key order."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
 
 
 def check(text: str) -> bool:
