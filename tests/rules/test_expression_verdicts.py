@@ -186,7 +186,7 @@ def test_a_board_given_its_kind_outside_the_leaderboards_looks_up_no_experiment(
     assert (run.code, run.findings) == (0, [])
 
 
-def test_a_leaf_naming_its_experiment_by_a_list_is_judged_as_any_other(repo):
+def test_a_leaf_naming_its_experiment_or_phase_by_a_list_is_judged_as_any_other(repo):
     # PL102's; the leaves are still compared, none looked up under that list
     files = {**BENCH_B, **experiment("exp-2")}
     files.update(board(
@@ -194,7 +194,8 @@ def test_a_leaf_naming_its_experiment_by_a_list_is_judged_as_any_other(repo):
         "    args:\n"
         "      - { experiment_id: [exp-1], phase: test }\n"
         "      - { experiment_id: [exp-1], phase: test }\n"
-        "      - { experiment_id: exp-2, phase: test }\n"))
+        "      - { experiment_id: exp-2, phase: [test] }\n"
+        "      - { experiment_id: exp-2, phase: [test] }\n"))
     run = lint(repo(files), "--all")
     assert run.stderr == "" and run.code == 1
-    assert ("PL102", 9) in [(f["code"], f["line"]) for f in run.findings]
+    assert {("PL102", 9), ("PL102", 11)} <= {(f["code"], f["line"]) for f in run.findings}
