@@ -234,4 +234,5 @@ def test_a_second_copy_of_an_old_line_suppression_is_added(tmp_path, git_env):
     change(root, {attempt: "score: 50.0\nresults:\n" + line + line})
     run = lint(root, "--diff-base", "main")
     assert added(run) == [(attempt, 4, ["PL304"])]
+    assert run.json["suppressions_added"][0]["scope"] == "disable"
     assert run.at("PL304") == [(attempt, 4)]
