@@ -1,7 +1,9 @@
 """What a change is blamed for, where the verdict takes a turn of its own:
-a rename the hook is given only the new name of, a file given its kind by
+a rename asked about by its new name alone, a file given its kind by
 ``[kinds]`` under another extension, a rule that reads what only the file
-system says, and the changed paths named on a dependent finding."""
+system says, HEAD judged as the paths are (--kind, --no-suppress), no base
+at all, more findings alike than the base had, and the changed paths named
+on a dependent finding."""
 from __future__ import annotations
 
 from tests.conftest import VALID, git, lint, pull_request_repo, write_repo
