@@ -57,23 +57,13 @@ class Change:
     are gone (deleted, renamed from). ``renames``: new path -> old path.
 
     Written out rather than a dataclass: every hook makes one, and making
-    the class would compile its methods from source on each run."""
+    the class would compile its methods from source on each run. Made by
+    :meth:`of`; nothing compares two."""
 
-    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
-
-    def __init__(self, touched: Optional[Set[str]] = None, deleted: Optional[Set[str]] = None,
-                 renames: Optional[Dict[str, str]] = None) -> None:
-        self.touched: Set[str] = set() if touched is None else touched
-        self.deleted: Set[str] = set() if deleted is None else deleted
-        self.renames: Dict[str, str] = {} if renames is None else renames
-
-    def __eq__(self, other):
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.touched, self.deleted, self.renames) == (other.touched, other.deleted, other.renames)
-
-    def __repr__(self) -> str:
-        return f"Change(touched={self.touched!r}, deleted={self.deleted!r}, renames={self.renames!r})"
+    def __init__(self, renames: Dict[str, str]) -> None:
+        self.touched: Set[str] = set()
+        self.deleted: Set[str] = set()
+        self.renames = renames
 
     @property
     def paths(self) -> List[str]:
@@ -84,10 +74,11 @@ class Change:
 
     @classmethod
     def of(cls, repo, paths: Iterable[str], renames: Optional[Dict[str, str]] = None) -> "Change":
-        """Split ``paths`` by whether they exist in ``repo`` now."""
-        ch = cls(renames=dict(renames or {}))
+        """Split ``paths`` (relative, as the run kinds and the language
+        server make them: no slash at either end) by whether they exist in
+        ``repo`` now."""
+        ch = cls(dict(renames or {}))
         for p in paths:
-            p = p.strip("/")
             if p == "" or repo.entry(p) is not None:
                 ch.touched.add(p)
             else:
@@ -130,9 +121,7 @@ class Fingerprints:
             m = self._maps.get(id(doc))
             if m is None:
                 m = self._maps[id(doc)] = _positions(doc)
-            where = m.get((f.line, f.column or 1))
-        if where is None and f.line is not None and doc is None:
-            where = ("line", f.line)  # nothing to look a key up in: the line is all we have
+            where = m.get((f.line, f.column))  # a finding with a line has a column (Position)
         return (f.code, path, where, _NUMBER.sub("#", f.message))
 
     def clear(self) -> None:
@@ -166,10 +155,6 @@ class Scope:
         self._fp = Fingerprints()
         self._base_prints: Dict[tuple, Dict[tuple, List[Finding]]] = {}
         self._inputs = SameInputs()
-
-    @property
-    def hidden(self) -> int:
-        return len(self.held)
 
     def touches(self, path: str) -> bool:
         ch = self.change
@@ -219,7 +204,9 @@ class Scope:
         return got
 
     def _print(self, engine: Checker, f: Finding, path: str) -> tuple:
-        return self._fp.of(f, path, engine.repo.load(f.path) if _loadable(engine, f.path) else None)
+        # the document the rules read, whatever its name ([kinds] can give
+        # any file a kind): None where there is no file
+        return self._fp.of(f, path, engine.repo.load(f.path))
 
     def _old(self, findings: List[Finding], group: List[int], theirs: List[Finding],
              engine: Checker, old: List[bool]) -> None:
@@ -263,7 +250,7 @@ class Scope:
             f.scope = TOUCHED if touched else DEPENDENT
             if not touched:
                 if causes is None:
-                    causes = sorted(self.causes.get(subject.path, ())) or sorted(self.change.paths)[:MAX_CAUSES]
+                    causes = sorted(self.causes.get(subject.path, ())) or sorted(self.change.paths)
                 f.caused_by = causes[:MAX_CAUSES]
         if self.base is not None and findings:
             if self._alike(subject, engine):
@@ -303,11 +290,11 @@ class Scope:
 
         base = self.base
         base_path = self.change.base_path(path)
-        if content_id is not None and base_path and content_id == base.repo.blob_id(base_path):
+        if content_id is not None and content_id == base.repo.blob_id(base_path):
             return {}
         if base_path != path:
             return added_codes(directives, ())
-        doc = base.repo.load(base_path) if base_path and base.repo.is_file(base_path) else None
+        doc = base.repo.load(base_path)  # None where the base has no file
         return added_codes(directives, doc.directives if doc is not None else ())
 
     def forget(self) -> None:
@@ -321,9 +308,3 @@ class Scope:
 def _loose(f: Finding, path: str) -> tuple:
     """A finding's fingerprint without its key path."""
     return f.code, path, _NUMBER.sub("#", f.message)
-
-
-def _loadable(engine: Checker, path: str) -> bool:
-    from penguin_lint.loaders import format_of
-
-    return format_of(path) is not None and engine.repo.is_file(path)

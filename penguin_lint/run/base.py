@@ -46,10 +46,12 @@ def open_diff(resources: ExitStack, root: Path, diff_base: Optional[str], config
     return change, base_tree, config
 
 
-def head_base(resources: ExitStack, root: Path, repo, config, rules, tree=None):
+def head_base(resources: ExitStack, root: Path, repo, config, rules, tree=None, forced_kinds=None,
+              suppress: bool = True):
     """An engine over ``HEAD`` for a path run inside a git work tree, or
     None (outside git, no commit yet, or git trouble: the run then compares
-    with nothing, as outside git). ``tree``: the one a first pass opened."""
+    with nothing, as outside git). ``tree``: the one a first pass opened;
+    ``forced_kinds`` and ``suppress``: the working tree's engine's."""
     from penguin_lint.engine.runner import Engine
     from penguin_lint.pr.basetree import BaseRepository, GitTree
     from penguin_lint.pr.git import GitRepo, in_work_tree
@@ -71,7 +73,7 @@ def head_base(resources: ExitStack, root: Path, repo, config, rules, tree=None):
             tree = resources.enter_context(
                 closing(GitTree(g.top, head, g.prefix, objects=g.take_objects(), owns=True)))
     base_repo = BaseRepository(tree, root, config, label="HEAD")
-    return Engine(base_repo, config, rules)
+    return Engine(base_repo, config, rules, forced_kinds=forced_kinds, suppress=suppress)
 
 
 def compared(base_repo) -> str:

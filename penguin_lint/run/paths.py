@@ -48,6 +48,8 @@ class PathsRun(RunKind):
         # pre-commit hook): they are compared with HEAD.
         base_engine = self.head_engine(repo, config)
         if base_engine is not None:
+            # judged as the paths are: --kind, --no-suppress and --definition alike
+            base_engine.ctx.options.update(engine.ctx.options)
             engine.ctx.base = base_engine.repo
             self._head_tree = base_engine.repo.tree
             engine.ctx.renames = dict(change.renames)
@@ -68,7 +70,8 @@ class PathsRun(RunKind):
 
     def head_engine(self, repo, config):
         """The engine over ``HEAD`` the paths are compared with, or None."""
-        return head_base(self.resources, self.root, repo, config, self.rules, tree=self._head_tree)
+        return head_base(self.resources, self.root, repo, config, self.rules, tree=self._head_tree,
+                         forced_kinds=self.forced, suppress=self.req.suppress)
 
     def baseline_bytes(self, rel: str):
         """The baseline as the run's configuration is read: from the working tree."""

@@ -47,7 +47,8 @@ class StagedRun(PathsRun):
         from penguin_lint.engine.runner import Engine
         from penguin_lint.pr.basetree import BaseRepository
 
-        return Engine(BaseRepository(self._head_tree, self.root, config, label="HEAD"), config, self.rules)
+        return Engine(BaseRepository(self._head_tree, self.root, config, label="HEAD"), config, self.rules,
+                      forced_kinds=self.forced, suppress=self.req.suppress)
 
     def baseline_bytes(self, rel: str):
         """The baseline as the commit records it: the index's."""

@@ -222,3 +222,17 @@ def test_an_added_suppression_of_codes_no_comment_suppresses_names_them_all(pr):
     assert a["message"] == ("suppression of PL001, PL005 in this file is added by this change; "
                             "PL001, PL005 cannot be suppressed by a comment")
 
+
+
+def test_a_second_copy_of_an_old_line_suppression_is_added(tmp_path, git_env):
+    # the base has one such comment: the same line once more is the change's
+    attempt = "experiments/lb/exp-1/test/attempt-1.yaml"
+    line = "  - { source: CASE-404-nothing, score: 50.0 }  # penguin-lint: disable=PL304\n"
+    base = dict(VALID)
+    base[attempt] = "score: 50.0\nresults:\n" + line
+    root = pull_request_repo(write_repo(tmp_path / "repo", {}, base))
+    change(root, {attempt: "score: 50.0\nresults:\n" + line + line})
+    run = lint(root, "--diff-base", "main")
+    assert added(run) == [(attempt, 4, ["PL304"])]
+    assert run.json["suppressions_added"][0]["scope"] == "disable"
+    assert run.at("PL304") == [(attempt, 4)]

@@ -108,3 +108,16 @@ def test_a_suppression_of_one_code_used_and_one_not_is_added_for_the_one_it_supp
         ("PL008", "suppression of PL304 suppresses nothing in this file")]
     (a,) = run.json["suppressions_added"]
     assert a["codes"] == ["PL303"] and a["message"].startswith("suppression of PL303 in this file is added")
+
+
+def test_the_codes_a_commits_own_suppression_applies_to_are_named_beside_one_it_cannot(tmp_path, git_env):
+    root = repo_with(tmp_path)
+    bench = "packages/bench-a/benchmark_config.toml"
+    text = (root / bench).read_text().replace('version = "1.0.0"', 'version = "one"\nruns = 1')
+    (root / bench).write_text(text + "# penguin-lint: disable-file=PL203,PL104,PL001\n")
+    git(root, "add", "-A")
+    run = lint(root, "--staged")
+    (a,) = run.json["suppressions_added"]
+    assert (a["codes"], a["applied"]) == (["PL203", "PL104", "PL001"], ["PL203", "PL104"])
+    assert a["message"].startswith(
+        "suppression of PL203, PL104, PL001 in this file is added by this commit: PL203, PL104 applies to it")

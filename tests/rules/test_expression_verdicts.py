@@ -113,3 +113,89 @@ def test_a_leaf_whose_meta_info_does_not_load_differs_in_nothing(repo):
     assert run.code == 1 and run.stderr == ""
     assert ("PL001", "experiments/lb/exp-2/meta_info.yaml") in [(f["code"], f["path"]) for f in run.findings]
     assert pl403(run) == []
+
+
+def test_denominators_of_every_operation_are_evaluated(repo):
+    files = {**BENCH_B, **experiment("exp-2", score=50.0, summary_extra="cost: 0\nunit: 1\n")}
+    zero = "{ experiment_id: exp-2, phase: test, metric: cost }"
+    one = "{ experiment_id: exp-2, phase: test, metric: unit }"
+    files.update(board(
+        "  - op: div\n"                      # 7: the mean of 0 and 0 is 0
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - op: mean\n"
+        f"        args: [{zero}, {zero}]\n"
+        "  - op: div\n"                      # 12: 0 / 1 is 0
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - op: div\n"
+        f"        args: [{zero}, {one}]\n"
+        "  - op: div\n"                      # 17: an argument that is no mapping makes no number
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - op: sum\n"
+        f"        args: [0, {zero}]\n"))
+    run = lint(repo(files), "--all")
+    assert run.stderr == ""
+    assert [(f["line"], f["message"]) for f in run.findings if f["code"] == "PL406"] == [
+        (10, "the denominator of 'div' (line 7) evaluates to 0"),
+        (15, "the denominator of 'div' (line 12) evaluates to 0")]
+    assert ("PL102", 21) in [(f["code"], f["line"]) for f in run.findings]  # the 0 among the args
+
+
+def test_a_weight_beyond_a_float_keeps_its_sign(repo):
+    files = {**BENCH_B, **experiment("exp-2")}
+    files.update(board(
+        "  - op: weighted_mean\n"
+        f"    weights: [-1{'0' * 400}, 1]\n"
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - { experiment_id: exp-2, phase: test }\n"))
+    run = lint(repo(files), "--all")
+    assert [(f["line"], f["message"][:41]) for f in run.findings if f["code"] == "PL405"] == [
+        (8, "weight 1 of 'weighted_mean' is negative (")]
+
+
+def test_attempt_counts_that_are_no_integer_are_not_compared(repo):
+    # n_attempt: true is PL102's; PL408 compares only integers
+    files = {**BENCH_B, **experiment("exp-2", n=1)}
+    summary = "experiments/lb/exp-2/test/summary.yaml"
+    files[summary] = files[summary].replace("n_attempt: 1", "n_attempt: true")
+    files.update(MEAN_OF_TWO)
+    run = lint(repo(files), "--all")
+    assert ("PL102", summary) in [(f["code"], f["path"]) for f in run.findings]
+    assert run.at("PL408") == []
+
+
+def test_a_label_field_typed_by_a_tag_is_read_as_it_is(repo):
+    # an explicit tag is no implicit typing: nothing to quote as written
+    files = {**BENCH_B, **experiment("exp-2", model='!!int "7"')}
+    files.update(MEAN_OF_TWO)
+    run = lint(repo(files), "--all")
+    assert run.stderr == ""
+    assert [m for _, m in pl403(run)] == [
+        "leaves of one expression differ: model_name is 'm' for 'exp-1' (line 9) but 7 for 'exp-2' (line 10)"]
+
+
+def test_a_board_given_its_kind_outside_the_leaderboards_looks_up_no_experiment(repo):
+    # it belongs to no leaderboard folder: not even experiments/None/ is its
+    files = {p.replace("experiments/lb/", "experiments/None/"): t
+             for p, t in {**experiment("exp-1"), **experiment("exp-2", model="m2")}.items()}
+    files["extra/board.yaml"] = MEAN_OF_TWO[LB]
+    run = lint(repo(files), "--kind", "leaderboard", "extra/board.yaml")
+    assert (run.code, run.findings) == (0, [])
+
+
+def test_a_leaf_naming_its_experiment_or_phase_by_a_list_is_judged_as_any_other(repo):
+    # PL102's; the leaves are still compared, none looked up under that list
+    files = {**BENCH_B, **experiment("exp-2")}
+    files.update(board(
+        "  - op: mean\n"
+        "    args:\n"
+        "      - { experiment_id: [exp-1], phase: test }\n"
+        "      - { experiment_id: [exp-1], phase: test }\n"
+        "      - { experiment_id: exp-2, phase: [test] }\n"
+        "      - { experiment_id: exp-2, phase: [test] }\n"))
+    run = lint(repo(files), "--all")
+    assert run.stderr == "" and run.code == 1
+    assert {("PL102", 9), ("PL102", 11)} <= {(f["code"], f["line"]) for f in run.findings}

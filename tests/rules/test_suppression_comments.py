@@ -69,3 +69,58 @@ def test_json_has_no_comments(repo):
                  ".penguin-lint.toml": '[kinds]\n"hub/*.json" = "harbor_leaderboard"\n'})
     run = lint(root, "--all")
     assert [f for f in run.findings if f["code"] == "PL008"] == [] and run.at("PL001") == []
+
+
+def test_a_comment_of_another_form_or_naming_no_codes_spans_from_its_hash_to_its_end(repo):
+    for comment, message in (
+            ("# penguin-lint: enable=PL303",
+             "suppression comment is not 'disable=CODE,...' or 'disable-file=CODE,...'; it suppresses nothing"),
+            ("# penguin-lint: disable=PL303,X1,Y2",
+             "suppression comment names 'X1', 'Y2', which are not rule codes (such as PL104); "
+             "that part suppresses nothing"),
+            ("# penguin-lint: disable=",
+             "suppression comment names no rule code; it suppresses nothing"),
+            # a word that is no code is quoted whole up to 40 characters with its quotes
+            (f"# penguin-lint: disable=PL303,{'X' * 38}",
+             f"suppression comment names '{'X' * 38}', which is not a rule code (such as PL104); "
+             "that part suppresses nothing")):
+        text = WRONG_MEAN.replace("70.0\n", f"70.0  {comment}\n")
+        run = lint(repo({SUMMARY: text}), "--all")
+        assert [(f["line"], f["column"], f["end_column"], f["message"]) for f in run.findings
+                if f["code"] == "PL008"] == [(2, 19, 19 + len(comment), message)]
+
+
+def test_a_toml_string_s_quotes_and_escapes_decide_where_its_comment_starts(repo):
+    cases = [
+        # a '#' inside a basic string after an escaped quote is text
+        ('description = "\\"# penguin-lint: disable-file=PL104"\n', [("PL104", TASK, 4)]),
+        # an escaped backslash ends the string: the comment after it is one
+        ('description = "ends in \\\\"  # penguin-lint: disable-file=PL104\n', []),
+        # a comment right after a literal string, an empty one too
+        ("description = 'The first task.'# penguin-lint: disable-file=PL104\n", []),
+        ("description = 'The first task.'\nnote = ''  # penguin-lint: disable-file=PL104\n", []),
+        # a literal string left open: the line holds no comment, and the file does not parse
+        ("description = 'The first task.\n# penguin-lint: disable-file=PL303\n",
+         [("PL008", TASK, 4), ("PL001", TASK, 5)]),
+        # a '#' inside a literal string is text; one right after a string is a comment
+        ("description = 'see # penguin-lint: disable-file=PL104'\n", [("PL104", TASK, 4)]),
+        ('description = "The first task."# penguin-lint: disable-file=PL104\n', []),
+        ('description = """The first "task""""# penguin-lint: disable-file=PL104\n', []),
+        ('description = """The first task."""# penguin-lint: disable-file=PL104\n', []),
+        ('description = "The first task."\nnote = """"""  # penguin-lint: disable-file=PL104\n', []),
+        # a '#' line inside a multi-line literal string is text
+        ("description = '''\n# penguin-lint: disable-file=PL104\n'''\n", [("PL104", TASK, 6)]),
+    ]
+    for line, findings in cases:
+        text = 'id = "CASE-001-one"\ntitle = "One"\n' + line + "runs = 1\n"
+        assert found(lint(repo({TASK: text}), "--all")) == findings, line
+
+
+def test_a_line_comment_that_suppresses_some_of_its_codes_names_the_others(repo):
+    text = WRONG_MEAN.replace("70.0\n", "70.0  # penguin-lint: disable=PL303,PL104,PL203\n")
+    [f] = [f for f in lint(repo({SUMMARY: text}), "--all").findings if f["code"] == "PL008"]
+    assert (f["line"], f["message"], f["hint"]) == (
+        2, "suppression of PL104, PL203 suppresses nothing on this line", "remove PL104, PL203 from it")
+    text = WRONG_MEAN.replace("score_std: 0.0\n", "score_std: 0.0  # penguin-lint: disable=PL104\n")
+    [f] = [f for f in lint(repo({SUMMARY: text}), "--all").findings if f["code"] == "PL008"]
+    assert (f["line"], f["hint"]) == (3, "remove it")
