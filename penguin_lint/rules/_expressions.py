@@ -105,7 +105,6 @@ class Operation:
         self.op = data.get("op")
         self.has_weights = "weights" in data
         self.weights = data.get("weights")
-        self.raw_args = data.get("args")
         # Parsed args, or None when ``args`` is missing or not a list.
         self.args = args
 
@@ -211,9 +210,6 @@ class Expressions:
     def leaves(self, node: Node) -> List[Leaf]:
         return [n for n in self.nodes(node) if isinstance(n, Leaf)]
 
-    def operations(self, node: Node) -> List[Operation]:
-        return [n for n in self.nodes(node) if isinstance(n, Operation)]
-
     def all_nodes(self) -> Iterator[Union[Leaf, Operation]]:
         for top in self.tops:
             yield from self.nodes(top)
@@ -285,25 +281,21 @@ class Expressions:
             there = self._there[key] = self.ctx.repo.is_dir(path) if folder else self.ctx.repo.is_file(path)
         return there
 
-    def resolve_meta(self, leaf: Leaf) -> Leaf:
+    def resolve_meta(self, leaf: Leaf) -> None:
         """``locate``, then load the experiment's meta_info.yaml."""
-        if leaf.stage >= self._META:
-            return leaf
-        self.locate(leaf)
-        leaf.stage = self._META
-        if leaf.meta_exists:
-            leaf.meta = self._top_level(leaf.meta_path)
-        return leaf
+        if leaf.stage < self._META:
+            self.locate(leaf)
+            leaf.stage = self._META
+            if leaf.meta_exists:
+                leaf.meta = self._top_level(leaf.meta_path)
 
-    def resolve(self, leaf: Leaf) -> Leaf:
+    def resolve(self, leaf: Leaf) -> None:
         """Everything about the leaf: its folders, meta_info.yaml and summary."""
-        if leaf.stage >= self._SUMMARY:
-            return leaf
-        self.resolve_meta(leaf)
-        leaf.stage = self._SUMMARY
-        if leaf.summary_exists:
-            leaf.summary = self._top_level(leaf.summary_path)
-        return leaf
+        if leaf.stage < self._SUMMARY:
+            self.resolve_meta(leaf)
+            leaf.stage = self._SUMMARY
+            if leaf.summary_exists:
+                leaf.summary = self._top_level(leaf.summary_path)
 
     def _top_level(self, path: str) -> Optional[dict]:
         """The top level of the mapping in ``path`` (see KEEP_BYTES), read
@@ -342,7 +334,7 @@ class Expressions:
     def shown(self, leaf: Leaf, field: str, value) -> str:
         """A label field's value as a message quotes it: as its
         meta_info.yaml writes it when YAML typed it (``yes``, not True)."""
-        written = self._written.get(leaf.meta_path or "", {}).get(field) if field in LABEL_FIELDS else None
+        written = self._written.get(leaf.meta_path, {}).get(field) if field in LABEL_FIELDS else None
         return written if written is not None and len(written) <= 60 else show(value)
 
     def n_attempt(self, leaf: Leaf) -> Optional[int]:
@@ -359,8 +351,6 @@ class Expressions:
         """(harness_name, model_name, algorithm, phase) of a top-level
         expression, or None when a field is unknown or its leaves disagree."""
         leaves = self.leaves(top)
-        if not leaves:
-            return None
         out = []
         for f in LABEL_FIELDS + ("phase",):
             seen = set()
@@ -420,10 +410,8 @@ class Expressions:
         weights = [number(w) for w in ws]
         if any(w is None or not w >= 0 for w in weights):
             return None
-        total = sum(weights)
-        if not total > 0:
-            return None
-        return sum(w * v for w, v in zip(weights, vals)) / total
+        # a zero total raises ZeroDivisionError: no number (value())
+        return sum(w * v for w, v in zip(weights, vals)) / sum(weights)
 
 
 def same_key(value):
