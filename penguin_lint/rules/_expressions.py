@@ -232,24 +232,24 @@ class Expressions:
     def find(self, leaf: Leaf) -> Leaf:
         """Look up the leaf's experiment folder. Ids that are not safe folder
         names are never joined into a path."""
-        if leaf.stage >= self._FOUND:
-            return leaf
-        leaf.stage = self._FOUND
-        if self.leaderboard is None:
-            return leaf  # a file linted with --kind: there is no experiments folder to look in
-        exp = Repository.join(leaf.experiment_id)
-        if exp is None:
-            return leaf
-        leaf.exp_dir = self.ctx.layout.experiment_dir(self.leaderboard, exp)
-        leaf.exp_exists = self._is(leaf.exp_dir, True)
+        if leaf.stage < self._FOUND:
+            leaf.stage = self._FOUND
+            # a file linted with --kind has no experiments folder to look in
+            exp = Repository.join(leaf.experiment_id) if self.leaderboard is not None else None
+            if exp is not None:
+                leaf.exp_dir = self.ctx.layout.experiment_dir(self.leaderboard, exp)
+                leaf.exp_exists = self._is(leaf.exp_dir, True)
         return leaf
 
     def locate(self, leaf: Leaf) -> Leaf:
         """``find``, then whether meta_info.yaml, the phase folder and its
         summary.yaml exist (nothing is loaded). Leaves naming the same
         experiment and phase are located once."""
-        if leaf.stage >= self._LOCATED:
-            return leaf
+        if leaf.stage < self._LOCATED:
+            self._locate(leaf)
+        return leaf
+
+    def _locate(self, leaf: Leaf) -> None:
         key = (leaf.experiment_id, leaf.phase)
         if type(key[0]) is str and (key[1] is None or type(key[1]) is str):
             same = self._located.get(key)
@@ -257,20 +257,18 @@ class Expressions:
                 for name in _LOCATED_FIELDS:
                     setattr(leaf, name, getattr(same, name))
                 leaf.stage = self._LOCATED
-                return leaf
+                return
             self._located[key] = leaf
         self.find(leaf)
         leaf.stage = self._LOCATED
-        if not leaf.exp_exists:
-            return leaf
-        leaf.meta_path = f"{leaf.exp_dir}/meta_info.yaml"
-        leaf.meta_exists = self._is(leaf.meta_path, False)
-        if safe_segment(leaf.phase):
-            leaf.phase_dir = f"{leaf.exp_dir}/{leaf.phase}"
-            leaf.phase_exists = self._is(leaf.phase_dir, True)
-            leaf.summary_path = f"{leaf.phase_dir}/summary.yaml"
-            leaf.summary_exists = self._is(leaf.summary_path, False)
-        return leaf
+        if leaf.exp_exists:
+            leaf.meta_path = f"{leaf.exp_dir}/meta_info.yaml"
+            leaf.meta_exists = self._is(leaf.meta_path, False)
+            if safe_segment(leaf.phase):
+                leaf.phase_dir = f"{leaf.exp_dir}/{leaf.phase}"
+                leaf.phase_exists = self._is(leaf.phase_dir, True)
+                leaf.summary_path = f"{leaf.phase_dir}/summary.yaml"
+                leaf.summary_exists = self._is(leaf.summary_path, False)
 
     def _is(self, path: str, folder: bool) -> bool:
         """Whether ``path`` is a folder (``folder``) or a file, asked of the
