@@ -105,7 +105,6 @@ class Operation:
         self.op = data.get("op")
         self.has_weights = "weights" in data
         self.weights = data.get("weights")
-        self.raw_args = data.get("args")
         # Parsed args, or None when ``args`` is missing or not a list.
         self.args = args
 
@@ -211,9 +210,6 @@ class Expressions:
     def leaves(self, node: Node) -> List[Leaf]:
         return [n for n in self.nodes(node) if isinstance(n, Leaf)]
 
-    def operations(self, node: Node) -> List[Operation]:
-        return [n for n in self.nodes(node) if isinstance(n, Operation)]
-
     def all_nodes(self) -> Iterator[Union[Leaf, Operation]]:
         for top in self.tops:
             yield from self.nodes(top)
@@ -236,24 +232,24 @@ class Expressions:
     def find(self, leaf: Leaf) -> Leaf:
         """Look up the leaf's experiment folder. Ids that are not safe folder
         names are never joined into a path."""
-        if leaf.stage >= self._FOUND:
-            return leaf
-        leaf.stage = self._FOUND
-        if self.leaderboard is None:
-            return leaf  # a file linted with --kind: there is no experiments folder to look in
-        exp = Repository.join(leaf.experiment_id)
-        if exp is None:
-            return leaf
-        leaf.exp_dir = self.ctx.layout.experiment_dir(self.leaderboard, exp)
-        leaf.exp_exists = self._is(leaf.exp_dir, True)
+        if leaf.stage < self._FOUND:
+            leaf.stage = self._FOUND
+            # a file linted with --kind has no experiments folder to look in
+            exp = Repository.join(leaf.experiment_id) if self.leaderboard is not None else None
+            if exp is not None:
+                leaf.exp_dir = self.ctx.layout.experiment_dir(self.leaderboard, exp)
+                leaf.exp_exists = self._is(leaf.exp_dir, True)
         return leaf
 
     def locate(self, leaf: Leaf) -> Leaf:
         """``find``, then whether meta_info.yaml, the phase folder and its
         summary.yaml exist (nothing is loaded). Leaves naming the same
         experiment and phase are located once."""
-        if leaf.stage >= self._LOCATED:
-            return leaf
+        if leaf.stage < self._LOCATED:
+            self._locate(leaf)
+        return leaf
+
+    def _locate(self, leaf: Leaf) -> None:
         key = (leaf.experiment_id, leaf.phase)
         if type(key[0]) is str and (key[1] is None or type(key[1]) is str):
             same = self._located.get(key)
@@ -261,20 +257,18 @@ class Expressions:
                 for name in _LOCATED_FIELDS:
                     setattr(leaf, name, getattr(same, name))
                 leaf.stage = self._LOCATED
-                return leaf
+                return
             self._located[key] = leaf
         self.find(leaf)
         leaf.stage = self._LOCATED
-        if not leaf.exp_exists:
-            return leaf
-        leaf.meta_path = f"{leaf.exp_dir}/meta_info.yaml"
-        leaf.meta_exists = self._is(leaf.meta_path, False)
-        if safe_segment(leaf.phase):
-            leaf.phase_dir = f"{leaf.exp_dir}/{leaf.phase}"
-            leaf.phase_exists = self._is(leaf.phase_dir, True)
-            leaf.summary_path = f"{leaf.phase_dir}/summary.yaml"
-            leaf.summary_exists = self._is(leaf.summary_path, False)
-        return leaf
+        if leaf.exp_exists:
+            leaf.meta_path = f"{leaf.exp_dir}/meta_info.yaml"
+            leaf.meta_exists = self._is(leaf.meta_path, False)
+            if safe_segment(leaf.phase):
+                leaf.phase_dir = f"{leaf.exp_dir}/{leaf.phase}"
+                leaf.phase_exists = self._is(leaf.phase_dir, True)
+                leaf.summary_path = f"{leaf.phase_dir}/summary.yaml"
+                leaf.summary_exists = self._is(leaf.summary_path, False)
 
     def _is(self, path: str, folder: bool) -> bool:
         """Whether ``path`` is a folder (``folder``) or a file, asked of the
@@ -285,25 +279,21 @@ class Expressions:
             there = self._there[key] = self.ctx.repo.is_dir(path) if folder else self.ctx.repo.is_file(path)
         return there
 
-    def resolve_meta(self, leaf: Leaf) -> Leaf:
+    def resolve_meta(self, leaf: Leaf) -> None:
         """``locate``, then load the experiment's meta_info.yaml."""
-        if leaf.stage >= self._META:
-            return leaf
-        self.locate(leaf)
-        leaf.stage = self._META
-        if leaf.meta_exists:
-            leaf.meta = self._top_level(leaf.meta_path)
-        return leaf
+        if leaf.stage < self._META:
+            self.locate(leaf)
+            leaf.stage = self._META
+            if leaf.meta_exists:
+                leaf.meta = self._top_level(leaf.meta_path)
 
-    def resolve(self, leaf: Leaf) -> Leaf:
+    def resolve(self, leaf: Leaf) -> None:
         """Everything about the leaf: its folders, meta_info.yaml and summary."""
-        if leaf.stage >= self._SUMMARY:
-            return leaf
-        self.resolve_meta(leaf)
-        leaf.stage = self._SUMMARY
-        if leaf.summary_exists:
-            leaf.summary = self._top_level(leaf.summary_path)
-        return leaf
+        if leaf.stage < self._SUMMARY:
+            self.resolve_meta(leaf)
+            leaf.stage = self._SUMMARY
+            if leaf.summary_exists:
+                leaf.summary = self._top_level(leaf.summary_path)
 
     def _top_level(self, path: str) -> Optional[dict]:
         """The top level of the mapping in ``path`` (see KEEP_BYTES), read
@@ -342,7 +332,7 @@ class Expressions:
     def shown(self, leaf: Leaf, field: str, value) -> str:
         """A label field's value as a message quotes it: as its
         meta_info.yaml writes it when YAML typed it (``yes``, not True)."""
-        written = self._written.get(leaf.meta_path or "", {}).get(field) if field in LABEL_FIELDS else None
+        written = self._written.get(leaf.meta_path, {}).get(field) if field in LABEL_FIELDS else None
         return written if written is not None and len(written) <= 60 else show(value)
 
     def n_attempt(self, leaf: Leaf) -> Optional[int]:
@@ -359,8 +349,6 @@ class Expressions:
         """(harness_name, model_name, algorithm, phase) of a top-level
         expression, or None when a field is unknown or its leaves disagree."""
         leaves = self.leaves(top)
-        if not leaves:
-            return None
         out = []
         for f in LABEL_FIELDS + ("phase",):
             seen = set()
@@ -420,10 +408,8 @@ class Expressions:
         weights = [number(w) for w in ws]
         if any(w is None or not w >= 0 for w in weights):
             return None
-        total = sum(weights)
-        if not total > 0:
-            return None
-        return sum(w * v for w, v in zip(weights, vals)) / total
+        # a zero total raises ZeroDivisionError: no number (value())
+        return sum(w * v for w, v in zip(weights, vals)) / sum(weights)
 
 
 def same_key(value):

@@ -270,6 +270,17 @@ def test_an_experiment_no_value_references_reads_nothing_else(board, reads):
     assert experiments_read(reads["base"]) <= {"exp-lone"}
 
 
+def test_an_experiment_under_a_hidden_group_names_no_leaderboard(tmp_path):
+    # experiments/.hidden/ is no leaderboard's group: its name is never
+    # joined into a leaderboard's path, even where that file exists
+    hidden = "leaderboards/.hidden/leaderboard.yaml"
+    board = pull_request_repo(write_repo(tmp_path / "repo", {**MAIN, hidden: BOARD}, VALID))
+    edit(board, "experiments/.hidden/exp-1/meta_info.yaml", meta("exp-1", "bench-a", model="m1"))
+    commit(board)
+    run = lint(board, "--diff-base", "main")
+    assert run.stderr == "" and [f for f in run.findings if f["path"] == hidden] == []
+
+
 def test_a_path_run_checks_the_leaderboard_whole(board, reads):
     summary(board, "exp-1", score_mean='"high"')
     run = lint(board, str(board / f"{EXP}/exp-1/test/summary.yaml"))

@@ -1,5 +1,8 @@
 """PL403 in detail: one finding per expression, naming the first leaf that
 disagrees with the first leaf, on every field that differs."""
+import pytest
+
+from penguin_lint.rules import _expressions
 from tests.conftest import lint
 from tests.rules.test_rules_leaderboards import BENCH_B, LB, board, experiment
 
@@ -199,3 +202,80 @@ def test_a_leaf_naming_its_experiment_or_phase_by_a_list_is_judged_as_any_other(
     run = lint(repo(files), "--all")
     assert run.stderr == "" and run.code == 1
     assert {("PL102", 9), ("PL102", 11)} <= {(f["code"], f["line"]) for f in run.findings}
+
+
+def test_the_arithmetic_of_every_operation_inside_a_denominator(repo):
+    # each denominator below is 0 only where the operation's own arithmetic,
+    # or a guard of it, is wrong; the ones marked 0 are PL406's
+    files = {**BENCH_B, **experiment("exp-2", score=50.0, summary_extra="cost: 0\nunit: 1\n")}
+    zero = "{ experiment_id: exp-2, phase: test, metric: cost }"
+    one = "{ experiment_id: exp-2, phase: test, metric: unit }"
+    dens = [
+        f"{{ op: sum, args: [{zero}, {zero}] }}",                      # 0
+        f"{{ op: sub, args: [{one}, {one}] }}",                        # 0
+        f"{{ op: sub, args: [{one}, {zero}] }}",                       # 1
+        f"{{ op: sub, args: [{one}, {one}, {one}] }}",                 # three args: no number
+        "{ op: sum, args: [] }",                                       # no args: no number
+        f"{{ op: median, weights: [1, 1], args: [{zero}, {zero}] }}",  # no such operation
+        f"{{ op: weighted_mean, weights: [1], args: [{zero}, {one}] }}",       # a weight short
+        f"{{ op: weighted_mean, weights: [-1, 2], args: [{zero}, {zero}] }}",  # a negative weight
+        f"{{ op: weighted_mean, weights: [0, 0], args: [{zero}, {zero}] }}",   # a zero total
+        f"{{ op: weighted_mean, weights: [1, 3], args: [{zero}, {zero}] }}",   # 0
+    ]
+    files.update(board("".join(f"  - {{ op: div, args: [{one}, {d}] }}\n" for d in dens)))
+    run = lint(repo(files), "--all")
+    assert run.stderr == ""
+    assert [(f["line"], f["message"]) for f in run.findings if f["code"] == "PL406"] == [
+        (line, f"the denominator of 'div' (line {line}) evaluates to 0") for line in (7, 8, 16)]
+
+
+def test_a_long_label_value_is_shortened_in_the_message(repo):
+    # a quoted value of up to 60 characters is shown whole, a longer one cut
+    # to 57 and "..."; a value YAML typed is quoted as written up to 60 too
+    long58, long59 = "n" * 58, "n" * 59
+    hex60, hex61 = "0x" + "1" * 58, "0x" + "1" * 59
+    files = {**BENCH_B}
+    for i, model in enumerate((long58, long59, hex60, hex61), 2):
+        files.update(experiment(f"exp-{i}", model=model))
+    files.update(board("".join(
+        f"  - op: mean\n    args: [{{ experiment_id: exp-1, phase: test }}, {{ experiment_id: exp-{i}, phase: test }}]\n"
+        for i in range(2, 6))))
+    run = lint(repo(files), "--all")
+    shown = [repr(long58).replace('"', "'"), "'" + long59[:56] + "...", hex60, repr(int(hex61, 16))[:57] + "..."]
+    assert pl403(run) == [
+        (7 + 2 * k, f"leaves of one expression differ: model_name is 'm' for 'exp-1' (line {8 + 2 * k}) "
+                    f"but {s} for 'exp-{k + 2}' (line {8 + 2 * k})") for k, s in enumerate(shown)]
+
+
+def test_a_metric_the_leaf_names_is_not_called_the_default(repo):
+    files = {**BENCH_B}
+    files.update(board("  - { experiment_id: exp-1, phase: test, metric: nope }\n"
+                       "  - { experiment_id: exp-1, phase: other }\n"))
+    files["experiments/lb/exp-1/other/summary.yaml"] = "n_attempt: 0\n"
+    run = lint(repo(files), "--all")
+    assert [f["message"] for f in run.findings if f["code"] == "PL402"] == [
+        "metric 'nope' is not in exp-1/test/summary.yaml",
+        "metric 'score_mean' (the default metric) is not in exp-1/other/summary.yaml"]
+
+
+def test_values_whose_leaves_disagree_are_no_duplicates(repo):
+    # each value mixes two models: it has no label, so none repeats another
+    files = {**BENCH_B, **experiment("exp-2", model="m2")}
+    files.update(board(MEAN_OF_TWO[LB][len(board("")[LB]):] * 2))
+    run = lint(repo(files), "--all")
+    assert [line for line, _ in pl403(run)] == [7, 11]
+    assert run.at("PL407") == []
+
+
+@pytest.mark.parametrize("limit, before", [
+    (0, "no value before this one is checked"),
+    (1, "only the value before this one is checked"),
+    (2, "only the 2 values before this one are checked")])
+def test_the_overflow_says_how_many_values_are_checked(repo, monkeypatch, limit, before):
+    monkeypatch.setattr(_expressions, "MAX_VALUES", limit)
+    files = board("  - { experiment_id: exp-1, phase: test }\n" * 3)
+    run = lint(repo(files), "--all")
+    assert [(f["path"], f["line"], f["severity"], f["message"], f["hint"])
+            for f in run.findings if f["code"] == "PL103"] == [
+        (LB, 7 + limit, "error", f"the leaderboard has more than {limit:,} values: {before}",
+         f"split the leaderboard; the leaderboard rules stop at {limit:,} values and 50,000 leaves and operations")]
