@@ -125,6 +125,11 @@ def _rows(t: dict, sizes: list, counts: dict, peaks: dict, big_n: int, largest: 
                     f"--all -j1 {fmt_s(whole.median)} (shards: "
                     + ", ".join(fmt_s(s.median) for s in shards) + ")",
                     f"{share:.3f}x", "<= 0.16x", ok(share <= 0.16)))
+    # each shard's own cost beyond its share: the walk above the units and the plan
+    extra = (sum(s.median for s in shards) - whole.median) / SHARDS
+    rows.append(Row("G3", f"  what each of {SHARDS} shards adds to its share (summed less --all, / {SHARDS})",
+                    _label(big_n), fmt_s(extra), f"--all -j1 {fmt_s(whole.median)}",
+                    f"{extra / whole.median:.3f}x", "-", "info"))
     workers = t[f"cold, default workers ({_label(big_n)})"]
     speedup = whole.wall / workers.wall
     rows.append(Row("G4", "default workers vs -j1 (wall time, --no-cache)", _label(big_n),

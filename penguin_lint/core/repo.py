@@ -165,6 +165,22 @@ class Repository:
             return None
         return out
 
+    def subfolder_count(self, rel: str) -> int:
+        """How many folders ``rel`` holds, without listing it where the file
+        system counts them: a folder's links are its name, its "." and each
+        subfolder's "..". Where a folder's link count says nothing (below 2:
+        btrfs, overlay mounts, Windows), its listing does. For plans only: a
+        count that is off moves work between shards and loses none."""
+        if not rel or not _plain_rel(rel):
+            return 0
+        try:
+            st = os.lstat(os.path.join(self._root_str, rel))
+        except OSError:
+            return 0
+        if st.st_mode & 0o170000 == 0o040000 and st.st_nlink >= 2:
+            return st.st_nlink - 2
+        return sum(1 for e in (self._listing(rel) or {}).values() if e.is_dir)
+
     def listings_held(self) -> int:
         """How many listings are held: a mark for ``release``."""
         return len(self._lists)

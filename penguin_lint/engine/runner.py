@@ -8,7 +8,7 @@ findings about files missing from the touched folders.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.core.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.engine.change_subjects import change_subjects, reporting_in
@@ -25,6 +25,7 @@ from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule
 from penguin_lint.suppressions import CARRIER, Ledger
 from penguin_lint.engine.subject import Subject
+from penguin_lint.engine.unit import Pending, Unit, chunks
 from penguin_lint.rules.base import Rule
 
 
@@ -171,7 +172,7 @@ class Engine:
 
         A unit is a part of the tree whose checks read (almost) nothing
         outside it: a package, a data folder, a leaderboard with its
-        experiments; a big one is cut into chunks of UNIT_CHUNK folders.
+        experiments; a big one is cut into chunks (``engine.unit``).
         Documents are dropped after each folder and each unit, which keeps
         memory flat, and units are spread over processes when there are
         enough of them to pay for the start-up.
@@ -270,7 +271,9 @@ class Engine:
         (as ``run_unit`` counts them), from listings: no file is opened."""
         n = sum(1 for s in top if not s.is_dir and s.kind != "file")
         for unit in units:
-            for folder, recursive in unit:
+            items = unit if not isinstance(unit, Pending) else [
+                item for c in chunks(self.repo, unit.head, unit.folder) for item in c]
+            for folder, recursive in items:
                 if recursive:
                     walked = self.repo.walk(folder)
                 else:
@@ -284,7 +287,7 @@ class Engine:
         ``units`` filled as the walk finds them. Returns the files checked,
         and the top subjects."""
         files = 0
-        top = list(self._top_subjects(units))
+        top = list(self._top_subjects(units, lazy=shard is not None))
         if shard is None or shard.takes_top:
             for s in top:
                 if not s.is_dir and s.kind != "file":
@@ -360,10 +363,11 @@ class Engine:
         if out:
             self.on_unit(out)
 
-    def units(self) -> List["Unit"]:
-        """The units of ``run_all``, without checking anything."""
+    def units(self, lazy: bool = False) -> List["Unit"]:
+        """The units of ``run_all``, without checking anything (``lazy``: as
+        a shard's run finds them, folders to cut as ``Pending`` ones)."""
         units: List[Unit] = []
-        for _ in self._top_subjects(units):
+        for _ in self._top_subjects(units, lazy):
             pass
         return units
 
@@ -387,10 +391,18 @@ class Engine:
         self.repo.release(mark, [top for top, recursive in unit if recursive])
         return unit_findings, files, loads, empty, unit, inputs
 
-    def _top_subjects(self, units: List["Unit"]) -> Iterable[Subject]:
+    def _top_subjects(self, units: List["Unit"], lazy: bool = False) -> Iterable[Subject]:
         """The subjects above the units (repository, top folders and files
-        directly in them), collecting the units on the way."""
+        directly in them), collecting the units on the way; ``lazy`` (a
+        shard's run): a folder to cut into chunks as a ``Pending`` one, not
+        listed (``engine.shard`` lists those it owns a part of)."""
         repo = self.repo
+
+        def cut(head, folder: str) -> None:
+            if lazy:
+                units.append(Pending(tuple(head), folder))
+            else:
+                units.extend(chunks(repo, head, folder))
         yield Subject("", "repo", {}, True)
         lb_root = self.repo.layout.roots["leaderboards"]
         exp_root = self.repo.layout.roots["experiments"]
@@ -413,26 +425,17 @@ class Engine:
                         # a leaderboard and its experiments read each other
                         paired.setdefault(name, []).append(path)
                     else:
-                        units.extend(self._chunks([], path))
+                        cut([], path)
         for _, tops in sorted(paired.items()):
             # the leaderboard file first: it reads every experiment's summary,
             # which its experiments' own checks then reuse
             head = [(t, True) for t in tops if t.startswith(lb_root + "/")]
             for t in tops:
                 if not t.startswith(lb_root + "/"):
-                    units.extend(self._chunks(head, t))
+                    cut(head, t)
                     head = []
             if head:
                 units.append(tuple(head))
-
-    def _chunks(self, head: List["UnitItem"], folder: str) -> List["Unit"]:
-        """``folder`` as units: the folder with its own files, then its
-        subfolders UNIT_CHUNK at a time (``head`` goes into the first)."""
-        ents = self.repo.entries(folder) or {}
-        subdirs = sorted(n for n, e in ents.items() if e.is_dir)
-        first = list(head) + [(folder, False)]
-        return [Chunk(first if i == 0 else (), folder, subdirs[i:i + UNIT_CHUNK])
-                for i in range(0, max(len(subdirs), 1), UNIT_CHUNK)]
 
     def run_unit(self, unit: "Unit") -> Tuple[List[Finding], int, int, List[str]]:
         """The unit's findings, files checked, files loaded and empty folders."""
@@ -642,53 +645,3 @@ def _unit_of(path: str) -> str:
     experiment, task or data folder (three levels down), else the path."""
     parts = path.split("/")
     return "/".join(parts[:3])
-
-
-# -- units of --all --------------------------------------------------------------
-# Folders per unit: small enough to spread a big leaderboard over the cores
-# and to bound memory, big enough that each unit reads its leaderboard once
-# for many experiments.
-UNIT_CHUNK = 64
-UnitItem = Tuple[str, bool]  # (folder, whether to walk into its subfolders)
-Unit = Sequence[UnitItem]
-
-
-class Chunk:
-    """A unit made of ``head`` items, then subfolders of ``folder`` (each
-    walked whole): it reads as a tuple of (folder, recursive) items, but
-    holds the subfolders' names as one string. The run keeps every unit
-    for its whole length (the plan of shards, the order of the workers),
-    and a tuple of paths would cost a run on 400,000 files 15 MB."""
-
-    __slots__ = ("head", "folder", "_names")
-
-    def __init__(self, head, folder: str, names):
-        self.head = tuple(head)
-        self.folder = folder
-        # a name holds no "/"
-        self._names = "/".join(names) if names else None
-
-    def __iter__(self) -> Iterator[UnitItem]:
-        yield from self.head
-        if self._names is not None:
-            folder = self.folder
-            for name in self._names.split("/"):
-                yield (f"{folder}/{name}", True)
-
-    def __len__(self) -> int:
-        return len(self.head) + (self._names.count("/") + 1 if self._names is not None else 0)
-
-    def __getitem__(self, i):
-        return tuple(self)[i]
-
-    def __eq__(self, other) -> bool:
-        return tuple(self) == tuple(other)
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return repr(tuple(self))
-
-    def __reduce__(self):  # a worker sends its units back with their results
-        return (Chunk, (self.head, self.folder, self._names.split("/") if self._names is not None else ()))

@@ -7,21 +7,24 @@ finding of ``--all`` is reported by exactly one shard. A unit still reads
 whatever it needs from the rest of the repository, as in ``--all``.
 
 Units go to shards by an estimate of what parsing them costs, the largest
-first, each to the shard with the least so far. The estimate is made of what
-the walk that finds the units has already listed (the unit folders and their
-subfolders), never of the files inside them: a shard's fixed cost grows with
-the number of units, not of files, and no shard reads the whole tree. Every
-shard of one commit lists the same folders and makes the same assignment;
-its fingerprint (``plan_key``) goes into the shard's report, and ``merge``
+first, each to the shard with the least so far. The estimate is made of the
+layout's folders the walk has listed and of how many subfolders each unit
+folder holds, counted without listing it where the file system keeps the
+count (``Repository.subfolder_count``); a shard lists only the unit folders
+it owns a part of, and no shard reads the whole tree. Every shard of one
+commit counts the same folders and makes the same assignment; its
+fingerprint (``plan_key``) goes into the shard's report, and ``merge``
 refuses parts that were assigned differently (trees that differ).
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from typing import List, NamedTuple, Tuple
 
-from penguin_lint.engine.weights import ENTRY_BYTES, unit_weights
+from penguin_lint.engine.unit import UNIT_CHUNK, Pending, chunk, subfolders
+from penguin_lint.engine.weights import ENTRY_BYTES, unit_weights, unlisted_weight
 
 _SHARD = re.compile(r"^\s*([0-9]{1,6})\s*/\s*([0-9]{1,6})\s*$")
 
@@ -61,26 +64,78 @@ def assign(weights: List[int], keys: List[str], count: int, first_load: int = 0)
     return out
 
 
-def plan(repo, units, count: int) -> Tuple[List[int], str]:
-    """(the shard of each unit, a fingerprint of that assignment)."""
+class _Slot(NamedTuple):
+    """What one shard may own: a whole unit, or the ``index``-th of the
+    ``of`` chunks of a folder not listed yet (``unit.Pending``)."""
+
+    key: str
+    weight: int
+    unit: object
+    index: int = 0
+    of: int = 1
+
+
+def _slots(repo, units) -> List[_Slot]:
     from penguin_lint.cache.units import unit_key
 
-    weights = unit_weights(repo, units)
-    keys = [unit_key(u) for u in units]
+    out: List[_Slot] = []
+    weights = unit_weights(repo, [u for u in units if not isinstance(u, Pending)])
+    listed = iter(weights)
+    for u in units:
+        if not isinstance(u, Pending):
+            out.append(_Slot(unit_key(u), next(listed), u))
+            continue
+        # counted, not listed: the folder is listed by the shards that own
+        # a part of it, and the last part takes whatever the count missed
+        n = repo.subfolder_count(u.folder)
+        of = max(1, -(-n // UNIT_CHUNK))
+        head = json.dumps([[t, bool(r)] for t, r in u.head], ensure_ascii=False)
+        for i in range(of):
+            names = max(0, min(UNIT_CHUNK, n - i * UNIT_CHUNK))
+            out.append(_Slot(f"{u.folder}\0{i}/{of}\0{head}", unlisted_weight(repo, u.head, u.folder, names, i == 0),
+                             u, i, of))
+    return out
+
+
+def _plan(repo, slots: List[_Slot], count: int) -> Tuple[List[int], str]:
     # The first shard also checks the subjects above the units: the layout
     # folders and what is directly in them, as the walk listed them.
     top = ENTRY_BYTES * sum(len(repo.entries(t) or ()) for t in repo.walk_roots() if t)
-    owners = assign(weights, keys, count, first_load=top)
+    keys = [s.key for s in slots]
+    owners = assign([s.weight for s in slots], keys, count, first_load=top)
     h = hashlib.blake2b(digest_size=8)
     for k, s in zip(keys, owners):
         h.update(f"{k}\0{s}\0".encode("utf-8", "surrogatepass"))
     return owners, h.hexdigest()
 
 
+def plan(repo, units, count: int) -> Tuple[List[int], str]:
+    """(the shard of each part: a unit, or a chunk of a ``Pending`` folder;
+    a fingerprint of that assignment)."""
+    return _plan(repo, _slots(repo, units), count)
+
+
 def shard_units(repo, units, shard: Shard) -> Tuple[list, str]:
-    """The units of ``shard``, and the fingerprint of the whole plan."""
-    owners, key = plan(repo, units, shard.count)
-    return [u for u, s in zip(units, owners) if s == shard.index], key
+    """The units of ``shard``, and the fingerprint of the whole plan. Of
+    the ``Pending`` folders, only those it owns a part of are listed."""
+    slots = _slots(repo, units)
+    owners, key = _plan(repo, slots, shard.count)
+    mine: list = []
+    names: dict = {}
+    for slot, owner in zip(slots, owners):
+        if owner != shard.index:
+            continue
+        u = slot.unit
+        if not isinstance(u, Pending):
+            mine.append(u)
+            continue
+        if u.folder not in names:
+            names[u.folder] = subfolders(repo, u.folder)
+        start = slot.index * UNIT_CHUNK
+        part = names[u.folder][start:None if slot.index == slot.of - 1 else start + UNIT_CHUNK]
+        if slot.index == 0 or part:
+            mine.append(chunk(u.head, u.folder, part, slot.index == 0))
+    return mine, key
 
 
 def change_units(units, shard: Shard) -> Tuple[set, str]:

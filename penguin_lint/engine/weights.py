@@ -20,24 +20,43 @@ LEADERBOARD_BYTES = 48 * ENTRY_BYTES
 FOLDER_BYTES = 16 * ENTRY_BYTES
 
 
+def _per_root(repo) -> dict:
+    roots = repo.layout.roots
+    return {roots["experiments"]: EXPERIMENT_BYTES, roots["packages"]: TASK_BYTES,
+            roots["leaderboards"]: LEADERBOARD_BYTES}
+
+
+def _walked(per_root: dict, folder: str) -> int:
+    """A subfolder walked whole, as a typical one of its kind: an
+    experiments/<lb>/<exp>, packages/<bench>/<task>, leaderboards/<lb>."""
+    return per_root.get(folder.split("/", 1)[0], FOLDER_BYTES)
+
+
 def unit_weights(repo, units) -> List[int]:
     """The estimated cost of each unit, from listings the walk has read: a
     subfolder walked whole counts as a typical one of its kind, the files
     directly in a unit folder by their size where the listing has it."""
-    roots = repo.layout.roots
-    per_root = {roots["experiments"]: EXPERIMENT_BYTES, roots["packages"]: TASK_BYTES,
-                roots["leaderboards"]: LEADERBOARD_BYTES}
+    per_root = _per_root(repo)
     weights = []
     for unit in units:
         w = ENTRY_BYTES * len(unit)
         for top, recursive in unit:
             if recursive:
-                # experiments/<lb>/<exp>, packages/<bench>/<task>, leaderboards/<lb>
-                first = top.split("/", 1)[0]
-                w += per_root.get(first, FOLDER_BYTES)
+                w += _walked(per_root, top)
                 continue
             for e in (repo.entries(top) or {}).values():
                 if e.is_file:
                     w += max(e.size, ENTRY_BYTES) if e.name.endswith(_DATA_EXT) else ENTRY_BYTES
         weights.append(w)
     return weights
+
+
+def unlisted_weight(repo, head, folder: str, subfolders: int, first: bool) -> int:
+    """The estimated cost of a chunk of ``folder`` not listed yet: in the
+    first, its ``head`` items and the folder itself (its own files unknown:
+    one entry); then ``subfolders`` of it, as typical ones of their kind."""
+    per_root = _per_root(repo)
+    w = subfolders * (ENTRY_BYTES + _walked(per_root, folder))
+    if first:
+        w += ENTRY_BYTES + sum(ENTRY_BYTES + _walked(per_root, top) for top, _ in head)
+    return w

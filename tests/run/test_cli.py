@@ -160,7 +160,7 @@ def test_a_rule_failing_in_a_worker_is_one_error_line(tmp_path, monkeypatch):
 
 
 def test_a_leaderboard_cut_into_chunks_reports_the_same(tmp_path, monkeypatch):
-    import penguin_lint.engine.runner as engine
+    import penguin_lint.engine.unit as engine
 
     files = dict(VALID)
     values = ["values:"]
