@@ -102,6 +102,7 @@ class UnitCache:
         self.dir = folder / f"v{FORMAT}" / key
         self._used: set = set()
         self._write_error: Optional[str] = None
+        self._stored_name: Optional[str] = None  # of the last store
         self._listing_ok: Dict[str, bool] = {}
         self._file_ok: Dict[str, bool] = {}
         self._inputs_memo: Dict[str, list] = {}
@@ -361,10 +362,24 @@ class UnitCache:
         return out
 
     def store(self, unit, findings: List[Finding], files: int, inputs: dict,
-              avoid: frozenset = frozenset()) -> None:
+              avoid: frozenset = frozenset()) -> Tuple[Optional[str], Optional[str]]:
         """Write the record of a unit that ran (a failure is reported by
         ``save``); not one that read a file of ``avoid`` (see ``lookup``):
-        its verdict holds for this run only."""
+        its verdict holds for this run only. Returns (the record's file name
+        or None, the write error or None): a worker process writes the
+        records of its units and hands these to ``stored`` in the parent."""
+        self._store(unit, findings, files, inputs, avoid)
+        return self._stored_name, self._write_error
+
+    def stored(self, name: Optional[str], error: Optional[str]) -> None:
+        """What a worker's ``store`` wrote (a record kept) or met."""
+        if name is not None:
+            self._used.add(name)
+        if error is not None and self._write_error is None:
+            self._write_error = error
+
+    def _store(self, unit, findings: List[Finding], files: int, inputs: dict, avoid: frozenset) -> None:
+        self._stored_name = None
         if self._write_error is not None:
             return
         if avoid and not avoid.isdisjoint(inputs["read"]):
@@ -386,6 +401,7 @@ class UnitCache:
                 pass
             return
         self._used.add(target.name)
+        self._stored_name = target.name
         try:
             # concurrent runs: a reader sees the old record or the new one
             replace_file(str(target), data, suffix=".json", mode=0o644)

@@ -207,7 +207,7 @@ class Engine:
             from penguin_lint.engine.shard import shard_units
 
             whole, (units, plan_key) = units, shard_units(self.repo, units, shard)
-        run, units, cached_files, avoid = self._unit_runner(units, cache, findings, empty)
+        run, units, cached_files = self._unit_runner(units, cache, findings, empty)
         files += cached_files
         if jobs is None:
             jobs = default_jobs(len(units))
@@ -227,7 +227,7 @@ class Engine:
             total[1] += unit_loads
             empty.update(unit_empty)
             if cache is not None and r[4] is not None:  # (None: a cached verdict)
-                cache.store(r[4], unit_findings, unit_files, r[5], avoid)
+                cache.stored(*r[5])  # written where the unit ran
 
         def each(r, parts: int) -> None:
             self._stream(r[0][parts:])
@@ -307,16 +307,15 @@ class Engine:
         """How each unit is run, and which: with a cache, the units whose
         verdicts it holds are taken from it (their findings and empty folders
         added here) unless the run streams, which looks them up as it goes.
-        Returns (run, the units to run, the files of cached units, the paths
-        whose verdicts are this run's own)."""
-        run, files, avoid = self._run_unit_released, 0, frozenset()
+        Returns (run, the units to run, the files of cached units)."""
+        run, files = self._run_unit_released, 0
         if cache is None:
-            return run, units, files, avoid
+            return run, units, files
         # verdicts that read a file with suppressions the change adds
         # are this run's own: neither taken from the cache nor put in it
         avoid = self._review.paths if self._review is not None else frozenset()
         if self.on_unit is not None:
-            return self._cached_runner(units, cache, avoid), units, files, avoid
+            return self._cached_runner(units, cache, avoid), units, files
         todo = []
         for u in units:
             hit = cache.lookup(u, avoid)
@@ -328,8 +327,8 @@ class Engine:
                 empty.update(hit[2])
 
         def run(u):
-            return self._run_unit_recorded(u, cache)
-        return run, todo, files, avoid
+            return self._run_unit_recorded(u, cache, avoid)
+        return run, todo, files
 
     def _cached_runner(self, units, cache, avoid):
         """How a streamed run runs a unit with a cache: looked up where it is
@@ -342,7 +341,7 @@ class Engine:
         def run(u):
             hit = cache.lookup(u, avoid)
             if hit is None:
-                return self._run_unit_recorded(u, cache)
+                return self._run_unit_recorded(u, cache, avoid)
             return hit[0], hit[1], 0, hit[2], None, None
         return run
 
@@ -378,8 +377,10 @@ class Engine:
         self.repo.release(mark, [top for top, recursive in unit if recursive])
         return out
 
-    def _run_unit_recorded(self, unit: "Unit", cache):
-        """``run_unit`` noting what the unit read, for the cache."""
+    def _run_unit_recorded(self, unit: "Unit", cache, avoid: frozenset):
+        """``run_unit`` noting what the unit read, its cache record written
+        where it ran (by a worker too: the record, a few kB per folder, does
+        not travel back); the last item says what ``cache.stored`` needs."""
         mark = self.repo.listings_held()
         self.repo.reads = cache.reader()
         try:
@@ -389,7 +390,7 @@ class Engine:
             self.repo.reads = None
         inputs = cache.inputs(reads)  # reads the listings: let go after it
         self.repo.release(mark, [top for top, recursive in unit if recursive])
-        return unit_findings, files, loads, empty, unit, inputs
+        return unit_findings, files, loads, empty, unit, cache.store(unit, unit_findings, files, inputs, avoid)
 
     def _top_subjects(self, units: List["Unit"], lazy: bool = False) -> Iterable[Subject]:
         """The subjects above the units (repository, top folders and files
