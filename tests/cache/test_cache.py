@@ -267,6 +267,27 @@ def test_workers_fill_the_cache_and_a_warm_run_needs_none(tmp_path, loads):
     assert loads == ["packages/b7/benchmark_config.toml"]
 
 
+def test_a_record_a_worker_cannot_write_is_one_warning(tmp_path, monkeypatch):
+    """Workers write their units' records: a failure in one is said once,
+    by the run, and changes no verdict."""
+    import penguin_lint.cache.units as units
+
+    files = dict(VALID)
+    for i in range(30):
+        files[f"packages/b{i}/benchmark_config.toml"] = VALID[BENCH].replace("bench-a", f"b{i}").replace('"1.0.0"', '"1.0"')
+    root = write_repo(tmp_path / "r", files)
+    cache = tmp_path / "cache"
+
+    def refuse(path, data, **kw):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(units, "replace_file", refuse)
+    run = lint(root, "--all", "--jobs", "2", "--cache-dir", str(cache))
+    assert run.code == 1 and len(run.at("PL203")) == 30
+    assert run.stderr == f"penguin-lint: warning: cannot write the cache in {cache}: No space left on device\n"
+    assert not list(cache.glob(f"v{FORMAT}/*/*.json"))
+
+
 def test_a_unit_is_run_again_when_a_file_of_another_unit_it_read_changes(tmp_path):
     # The attempts name their task; renaming the task in the package changes
     # nothing under experiments/, yet the experiments' verdict changes.
