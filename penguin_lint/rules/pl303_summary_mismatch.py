@@ -130,13 +130,16 @@ class SummaryMismatch(Rule):
                 says, noun = f"the one attempt's {key} is", f"the one attempt's {key}"
             else:
                 says, noun = f"the {n} attempts' {key} add up to", f"the {n} attempts' total {key}"
-            exact = None if isinstance(total, int) else exact_sum([number_text(d, (key,)) for d in docs])
+            # the exact sum of the texts, for a proposal only: computed when one is made
+            exact = None if isinstance(total, int) else (
+                lambda docs=docs, key=key: exact_sum([number_text(d, (key,)) for d in docs]))
             yield from self._compare(subject, doc, key, total, says, noun, exact=exact)
 
     def _compare(self, subject, doc, key, want, says, noun, population=None, exact=None):
         """A finding when the summary's ``key`` does not state ``want``.
         ``says`` and ``noun`` name ``want`` in a message ("the 3 attempts
-        average", "the 3 attempts' mean")."""
+        average", "the 3 attempts' mean"); ``exact``, called, gives the
+        exact sum the proposal is made of."""
         have = doc.data.get(key)
         if not is_number(have):
             return  # absent or mistyped: the schema rules' business
@@ -145,6 +148,8 @@ class SummaryMismatch(Rule):
         ok = states(have, want, decimals)
         if ok is None or ok:
             return
+        if exact is not None:
+            exact = exact()
         pos = doc.value_pos((key,))
         shown_have, shown_want = _fmt_pair(have, want)
         if src:
