@@ -14,12 +14,13 @@ import sys
 import time
 
 from benchmarks.common import (Linter, Row, Timing, count_files, ensure_repo, fmt_s, interleaved,
-                               lint_problem, peak_rss, report, verdict, warm_cache)
+                               lint_problem, peak_rss, report, run_once, verdict, warm_cache)
 
 SMALL, BIG = 20_000, 120_000
 QUICK_SMALL, QUICK_BIG = 2_000, 6_000
 SHARDS = 8
-COLD = ("--all", "-j1", "--no-cache")
+# JSON reports: the 8 shards' are merged and held to the whole run's (G3)
+COLD = ("--all", "-j1", "--no-cache", "--format", "json")
 
 
 def _label(files: int) -> str:
@@ -47,7 +48,7 @@ def scale_main(args, linter: Linter, repeat: int) -> int:
         jobs[f"cold -j1 ({_label(n)})"] = lambda n=n: linter(roots[n], *COLD)
     for k in range(1, SHARDS + 1):
         jobs[f"--shard {k}/{SHARDS} -j1 ({_label(big_n)})"] = (
-            lambda k=k: linter(big, "--all", "--shard", f"{k}/{SHARDS}", "-j1", "--no-cache"))
+            lambda k=k: linter(big, "--all", "--shard", f"{k}/{SHARDS}", "-j1", "--no-cache", "--format", "json"))
     jobs[f"cold, default workers ({_label(big_n)})"] = lambda: linter(big, "--all", "--no-cache")
     t = interleaved(repeat, jobs)
     peaks, largest = {}, {}
@@ -57,7 +58,32 @@ def scale_main(args, linter: Linter, repeat: int) -> int:
         single, tree, rc = peak_rss(cmd, linter.env, roots[n])
         largest[n] = max(single, tree or 0)
     rows = _rows(t, sizes, counts, peaks, big_n, largest)
+    g4 = next(i for i, r in enumerate(rows) if r.number == "G4")
+    rows.insert(g4, _merged_row(linter, t, big_n, args.workdir))
     return report(rows, t.values(), [], "tiny repositories" if args.quick else None)
+
+
+def _merged_row(linter: Linter, t: dict, big_n: int, workdir) -> Row:
+    """G3's check of what the timed runs reported: the 8 shards' reports merged
+    are the whole run's report, byte for byte."""
+    folder = workdir / "shard-reports"
+    folder.mkdir(parents=True, exist_ok=True)
+    parts = []
+    for k in range(1, SHARDS + 1):
+        part = folder / f"shard-{k}-of-{SHARDS}.json"
+        part.write_text(t[f"--shard {k}/{SHARDS} -j1 ({_label(big_n)})"].runs[-1].stdout, encoding="utf-8")
+        parts.append(str(part))
+    merged = run_merge(linter, parts)
+    whole = t[f"cold -j1 ({_label(big_n)})"].runs[-1]
+    same = merged.returncode == whole.returncode and merged.stdout == whole.stdout
+    return Row("G3", f"  the {SHARDS} shards' reports merged vs the whole run's (JSON)", _label(big_n),
+               f"{len(merged.stdout):,} bytes, exit {merged.returncode}",
+               f"--all -j1 {len(whole.stdout):,} bytes, exit {whole.returncode}",
+               "identical" if same else "differ", "identical", verdict(same))
+
+
+def run_merge(linter: Linter, parts: list):
+    return run_once([*linter.cmd, "merge", "--format", "json", *parts], env=linter.env)
 
 
 def own_peak(cmd: list[str], env: dict, cwd) -> int:
