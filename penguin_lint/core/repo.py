@@ -50,6 +50,9 @@ SKIPPED_DIRS = frozenset((".git",))
 # name, a leaderboard's experiments folder) kept for the next units; past
 # this many, all but the top folders' are let go (read again when asked).
 LISTINGS_KEPT = 1024
+# Past this many links a folder is listed, not counted (ext4 stops counting
+# at 65,000; a count beyond is not trusted to size a plan).
+_COUNTED_LINKS = 65_002
 
 
 class ReadLog:
@@ -177,7 +180,7 @@ class Repository:
             st = os.lstat(os.path.join(self._root_str, rel))
         except OSError:
             return 0
-        if st.st_mode & 0o170000 == 0o040000 and st.st_nlink >= 2:
+        if st.st_mode & 0o170000 == 0o040000 and 2 <= st.st_nlink <= _COUNTED_LINKS:
             return st.st_nlink - 2
         return sum(1 for e in (self._listing(rel) or {}).values() if e.is_dir)
 
