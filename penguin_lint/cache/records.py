@@ -59,6 +59,16 @@ def _carrier_in(item) -> Optional[Finding]:
     return None
 
 
+def _stamp_ok(a, b, c) -> bool:
+    # written out, not all(...) over a generator: a record holds a stamp per folder
+    return (type(a) is int and type(b) is int and type(c) is int
+            and 0 <= a < 1 << 63 and 0 <= b < 1 << 63 and 0 <= c < 1 << 63)
+
+
+def _sig_ok(a, b, c, d) -> bool:
+    return type(a) is int and type(b) is int and type(c) is int and type(d) is int
+
+
 def parse_record(rec, codes):
     """(findings, file count, listings, files read) of a well-formed record, else None."""
     if not isinstance(rec, dict):
@@ -100,8 +110,7 @@ def parse_record(rec, codes):
         if not (isinstance(v, list) and len(v) == 3 and type(v[1]) is str):
             return None
         stamp = v[0]
-        if stamp is not None and not (isinstance(stamp, list) and len(stamp) == 3
-                                      and all(type(x) is int and 0 <= x < 1 << 63 for x in stamp)):
+        if stamp is not None and not (isinstance(stamp, list) and len(stamp) == 3 and _stamp_ok(*stamp)):
             return None
         children = v[2]
         if children is not None and not isinstance(children, list):
@@ -116,8 +125,7 @@ def parse_record(rec, codes):
         if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is str and _plain(rel)):
             return None
         sig = item[1]
-        if sig is not None and not (isinstance(sig, list) and len(sig) == 4
-                                    and all(type(v) is int for v in sig)):
+        if sig is not None and not (isinstance(sig, list) and len(sig) == 4 and _sig_ok(*sig)):
             return None
         parsed_files[rel] = (item[0], sig)
     return findings, n, parsed_listings, parsed_files

@@ -107,6 +107,9 @@ class UnitCache:
         self._file_ok: Dict[str, bool] = {}
         self._inputs_memo: Dict[str, list] = {}
         self._stats: Dict[str, object] = {}
+        # the root and a "/", as os.path.join puts a plain relative path after it
+        root = repo._root_str
+        self._root_slash = root if root.endswith("/") else root + "/"
         self.hits = self.misses = 0
         from penguin_lint.rules import all_rules
 
@@ -260,7 +263,7 @@ class UnitCache:
         st = self._stats.get(rel)
         if st is None:
             try:
-                st = os.lstat(os.path.join(self.repo._root_str, rel))
+                st = os.lstat(self._root_slash + rel)
             except OSError as e:
                 st = e
             self._stats[rel] = st
@@ -269,19 +272,18 @@ class UnitCache:
         return st
 
     def _listing_same(self, rel: str, stamp, lid: str, children) -> bool:
-        root = self.repo._root_str
         if stamp is not None:
             # Adding, removing or renaming an entry changes its folder's
             # change time, which (unlike the modification time that tar or
             # rsync -t restore) cannot be set back; sizes and modes (which
             # listings in packages hold) do not change it.
             try:
-                st = os.lstat(os.path.join(root, rel) if rel else root)
+                st = os.lstat(self._root_slash + rel if rel else self.repo._root_str)
                 same = (_stat.S_ISDIR(st.st_mode) and st.st_ctime_ns == stamp[1]
                         and st.st_mtime_ns == stamp[0] and st.st_ino == stamp[2])
                 if same and children:
                     prefix = f"{rel}/" if rel else ""
-                    folder = os.path.join(root, prefix)
+                    folder = self._root_slash + prefix
                     stats, lstat = self._stats, os.lstat
                     for name, size, executable in children:
                         if type(name) is not str or "/" in name or name in ("", ".", ".."):
@@ -324,7 +326,7 @@ class UnitCache:
         # check before any time stamp below it is read
         ordered = {}
         recent = self.started_ns - RACY_NS
-        lstat, isdir, join = os.lstat, _stat.S_ISDIR, os.path.join
+        lstat, isdir, root_slash = os.lstat, _stat.S_ISDIR, self._root_slash
         for rel in sorted(names, key=_depth_first):
             known = memo.get(rel)
             if known is None:
@@ -334,7 +336,7 @@ class UnitCache:
                 stamp = children = None
                 if ents is not None:  # a real folder, reached without links
                     try:
-                        st = lstat(join(root, rel) if rel else root)
+                        st = lstat(root_slash + rel if rel else root)
                         # the change time is never older than the modification time
                         if isdir(st.st_mode) and st.st_ctime_ns < recent:
                             stamp = [st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
