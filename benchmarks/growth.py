@@ -121,7 +121,6 @@ def _growth_rows(number: str, what: str, sizes: list, big_n: int, figure: dict, 
 
 
 def _rows(t: dict, sizes: list, counts: dict, peaks: dict, big_n: int, largest: dict) -> list:
-    small_n = sizes[0]
     colds = {n: t[f"cold -j1 ({_label(n)})"] for n in sizes}
     problem = next(filter(None, (lint_problem(tm) for tm in t.values())), None)
 

@@ -8,7 +8,7 @@ findings about files missing from the touched folders.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from penguin_lint.core.config import CONFIG_FILE, Config, matches_any
 from penguin_lint.engine.change_subjects import change_subjects, reporting_in
@@ -25,8 +25,10 @@ from penguin_lint.core.layout import FILE_KINDS
 from penguin_lint.rules import all_rules, get_rule
 from penguin_lint.suppressions import CARRIER, Ledger
 from penguin_lint.engine.subject import Subject
-from penguin_lint.engine.unit import Pending, Unit, chunks
 from penguin_lint.rules.base import Rule
+
+if TYPE_CHECKING:
+    from penguin_lint.engine.unit import Unit
 
 
 def enabled_rules(config: Config, select: Optional[List[str]] = None,
@@ -269,6 +271,8 @@ class Engine:
     def _files_of(self, top, units) -> int:
         """How many files ``--all`` checks: the top subjects' and the units'
         (as ``run_unit`` counts them), from listings: no file is opened."""
+        from penguin_lint.engine.unit import Pending, chunks
+
         n = sum(1 for s in top if not s.is_dir and s.kind != "file")
         for unit in units:
             items = unit if not isinstance(unit, Pending) else [
@@ -397,6 +401,9 @@ class Engine:
         directly in them), collecting the units on the way; ``lazy`` (a
         shard's run): a folder to cut into chunks as a ``Pending`` one, not
         listed (``engine.shard`` lists those it owns a part of)."""
+        # (imported here: a run over paths, the hook's, has no units)
+        from penguin_lint.engine.unit import Pending, chunks
+
         repo = self.repo
 
         def cut(head, folder: str) -> None:
