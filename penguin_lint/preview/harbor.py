@@ -14,7 +14,7 @@ import functools
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
 from penguin_lint.core.layout import HARBOR_DEFINITION_NAMES
 from penguin_lint.core.config import glob_roots

@@ -9,7 +9,7 @@ verdict: a property test holds the two to it.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from penguin_lint.validation.canonical import first_repeat
 
