@@ -16,7 +16,6 @@ from penguin_lint.engine.context import Context
 from penguin_lint.engine.errors import ToolError
 from penguin_lint.engine.finding_cap import Collector, cap_findings
 from penguin_lint.engine.gitlinks import gitlink_findings
-from penguin_lint.engine.parallel import NoParallel, default_jobs, run_parallel
 from penguin_lint.engine.result import Result
 from penguin_lint.findings import Finding
 from penguin_lint.pr.blame import Change, Scope
@@ -205,6 +204,9 @@ class Engine:
         files, top = self._run_top(units, shard, findings, empty)
         loads = self.repo.loads
         self.ctx.reset()
+        # (imported here: a run over paths, the hook's, runs no workers)
+        from penguin_lint.engine.parallel import NoParallel, default_jobs, run_parallel
+
         if shard is not None:
             from penguin_lint.engine.shard import shard_units
 
