@@ -12,7 +12,6 @@ from penguin_lint.pr.history import FolderHistory
 from penguin_lint.run.fix import fix, mark_fixable
 from penguin_lint.run.kind import RunKind
 from penguin_lint.run.request import Outcome, PenguinLintError
-from penguin_lint.run.shard import fixable
 from penguin_lint.run.targets import checked_paths, relative
 
 
@@ -64,6 +63,8 @@ def execute(kind: RunKind) -> Outcome:
         else:
             mark_fixable(result, repo, config)
             if result.shard is not None:
+                from penguin_lint.run.shard import fixable
+
                 fixable(result)
         kind.after(outcome, rel_paths)
     except (ToolError, GitError) as e:
