@@ -104,10 +104,12 @@ def test_the_hook_imports_only_what_it_uses(tmp_path):
              "try:\n    main(['--staged'])\nexcept SystemExit as e:\n    code = e.code\n"
              "print(code, sorted(m for m in sys.modules if m in NAMES))\n").replace(
         "NAMES", repr({"difflib", "fractions", "penguin_lint.run.diff", "penguin_lint.run.whole",
-                       "penguin_lint.run.stdin"}))
+                       "penguin_lint.run.stdin", "penguin_lint.engine.parallel", "penguin_lint.engine.unit",
+                       "penguin_lint.engine.shard", "penguin_lint.run.shard"}))
     proc = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True,
                           env=dict(os.environ, **GIT_ENV))
-    # the other kinds of run, and what only words a finding, are not imported
+    # the other kinds of run, what only words a finding, and what only a whole
+    # run uses (its units, workers and shards) are not imported
     assert proc.stdout.splitlines()[-1] == "0 []", proc.stdout + proc.stderr
 
 
