@@ -67,8 +67,12 @@ def listing_id(entries: Optional[Dict[str, Entry]]) -> str:
     # calls, not the hashing, are what a run of 30,000 folders pays for.
     # An entry is (name, is_dir, is_file, is_symlink, executable, size):
     # "name\0" then the four flags as digits and the size, then "\0".
-    text = "".join(["%s\0%d%d%d%d%d\0" % entries[name] for name in sorted(entries)])
+    # (Entries sort by name, unique in a folder: their order is the names'.)
+    text = "".join(map(_ENTRY_TEXT.__mod__, sorted(entries.values())))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+_ENTRY_TEXT = "%s\0%d%d%d%d%d\0"
 
 
 _EMPTY_LISTING = listing_id({})
@@ -327,12 +331,16 @@ class UnitCache:
         ordered = {}
         recent = self.started_ns - RACY_NS
         lstat, isdir, root_slash = os.lstat, _stat.S_ISDIR, self._root_slash
+        listing = repo._listing
+        # files' sizes are known (listed) in packages only
+        packages = repo.layout.roots["packages"]
+        sized = packages + "/"
         for rel in sorted(names, key=_depth_first):
             known = memo.get(rel)
             if known is None:
                 if not (rel == "" or _plain(rel)):
                     continue
-                ents = repo.entries(rel)
+                ents = listing(rel)
                 stamp = children = None
                 if ents is not None:  # a real folder, reached without links
                     try:
@@ -342,7 +350,7 @@ class UnitCache:
                             stamp = [st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
                     except OSError:
                         pass
-                    if ents:
+                    if ents and (rel == packages or rel.startswith(sized)):
                         children = [[e.name, e.size, e.executable]
                                     for e in ents.values() if e.is_file and e.size >= 0] or None
                 known = memo[rel] = [stamp, listing_id(ents), children]

@@ -65,6 +65,8 @@ class Engine:
         self._plan: Dict[str, List[Tuple[Rule, Optional[str]]]] = {
             k: [(r, r.problem_source) for r in rs]
             for k, rs in self.by_kind.items()}
+        # kind -> the plan's runs of rules of one source (a whole run's plan)
+        self._groups: Dict[str, List[Tuple[Optional[str], List[Rule]]]] = {}
         # path -> kind given with --kind for command-line files
         self.forced_kinds: Dict[str, str] = dict(forced_kinds or {})
         # the repository reads a file given as a Harbor file as Harbor does
@@ -111,32 +113,26 @@ class Engine:
         # a file without loader (or schema) problems: the rules that only
         # report those are not run, finding nothing in an empty list
         quiet: Dict[str, bool] = {}
-        for rule, source in self._plan.get(subject.kind, ()):
-            if codes is not None and rule.code not in codes:
-                continue
-            if subject.edited_below and not rule.reads_contents_below:
-                continue  # what it finds there cannot have changed
-            if subject.wanted_below is not None and rule.reports_below is not None \
-                    and subject.wanted_below.isdisjoint(rule.reports_below):
-                continue  # it reports nowhere the findings are wanted
+        if codes is None and not subject.edited_below and subject.wanted_below is None:
+            groups = self._groups.get(subject.kind)
+            if groups is None:
+                groups = self._groups[subject.kind] = _grouped(self._plan.get(subject.kind, ()))
+        else:
+            groups = [(source, (rule,)) for rule, source in self._plan.get(subject.kind, ())
+                      if self._wanted(rule, subject, codes)]
+        ctx = self.ctx
+        for source, rules in groups:
             if source is not None:
-                if source not in quiet:
-                    quiet[source] = self._no_problems(subject, source)
-                if quiet[source]:
+                q = quiet.get(source)
+                if q is None:
+                    q = quiet[source] = self._no_problems(subject, source)
+                if q:
                     continue
-            try:
-                out.extend(rule.check(subject, self.ctx))
-            except RecursionError:
-                raise ToolError(f"internal error: {rule.code} recursed too deep on {subject.path or '.'}") from None
-            except Exception as e:  # a bug in a rule must not become a traceback
-                raise ToolError(
-                    f"internal error: {rule.code} failed on {subject.path or '.'}: "
-                    f"{type(e).__name__}: {e}") from None
-            except BaseException as e:  # noqa: B036 - a Rust extension's panic (pyo3) is one
-                if type(e).__name__ != "PanicException":
-                    raise
-                raise ToolError(f"internal error: {rule.code} failed on {subject.path or '.'}: "
-                                f"{str(e).splitlines()[0] if str(e) else 'a panic'}") from None
+            for rule in rules:
+                try:
+                    out.extend(rule.check(subject, ctx))
+                except BaseException as e:  # noqa: B036 - worded by _rule_failed, or raised again
+                    raise _rule_failed(rule, subject, e) from None
         if self.ledger is not None:
             # Suppressed at once, before a pull-request run tells old
             # findings from new: the directives of the file checked and of
@@ -165,6 +161,16 @@ class Engine:
                 return False
             raise
         return not got
+
+    @staticmethod
+    def _wanted(rule: Rule, subject: Subject, codes: Optional[Set[str]]) -> bool:
+        if codes is not None and rule.code not in codes:
+            return False
+        if subject.edited_below and not rule.reads_contents_below:
+            return False  # what it finds there cannot have changed
+        # it reports nowhere the findings are wanted
+        return not (subject.wanted_below is not None and rule.reports_below is not None
+                    and subject.wanted_below.isdisjoint(rule.reports_below))
 
     # -- runs -----------------------------------------------------------------
     def run_all(self, jobs: Optional[int] = None, cache=None, shard=None, review=None,
@@ -655,3 +661,28 @@ def _unit_of(path: str) -> str:
     experiment, task or data folder (three levels down), else the path."""
     parts = path.split("/")
     return "/".join(parts[:3])
+
+
+def _grouped(plan) -> List[Tuple[Optional[str], List[Rule]]]:
+    """A kind's plan as runs of consecutive rules of one source, in order:
+    whether a file has problems of that source is asked once per run."""
+    groups: List[Tuple[Optional[str], List[Rule]]] = []
+    for rule, source in plan:
+        if groups and groups[-1][0] == source:
+            groups[-1][1].append(rule)
+        else:
+            groups.append((source, [rule]))
+    return groups
+
+
+def _rule_failed(rule: Rule, subject: Subject, e: BaseException) -> BaseException:
+    """What a rule's exception becomes: a bug in a rule is one error line, not a traceback."""
+    where = subject.path or "."
+    if isinstance(e, RecursionError):
+        return ToolError(f"internal error: {rule.code} recursed too deep on {where}")
+    if isinstance(e, Exception):
+        return ToolError(f"internal error: {rule.code} failed on {where}: {type(e).__name__}: {e}")
+    if type(e).__name__ == "PanicException":  # a Rust extension's panic (pyo3)
+        return ToolError(f"internal error: {rule.code} failed on {where}: "
+                         f"{str(e).splitlines()[0] if str(e) else 'a panic'}")
+    return e
