@@ -100,32 +100,30 @@ def parse_record(rec, codes):
         findings.append(f)
     parsed_listings = {}
     depth = -1
+    # (what json.loads makes is a list, never a subclass: type() is the check)
     for rel, v in listings.items():
         # parents first (as written): a folder swapped for a link fails its
         # parent's check before any time stamp below it is read
         d = rel.count("/") + (rel != "")
-        if d < depth:
+        if d < depth or type(v) is not list or len(v) != 3:
             return None
         depth = d
-        if not (isinstance(v, list) and len(v) == 3 and type(v[1]) is str):
+        stamp, lid, children = v
+        if type(lid) is not str or (stamp is not None and not (
+                type(stamp) is list and len(stamp) == 3 and _stamp_ok(*stamp))):
             return None
-        stamp = v[0]
-        if stamp is not None and not (isinstance(stamp, list) and len(stamp) == 3 and _stamp_ok(*stamp)):
+        if children is not None and type(children) is not list:
             return None
-        children = v[2]
-        if children is not None and not isinstance(children, list):
-            return None
-        if not (rel == "" or _plain(rel)):
-            return None
-        if rel and rel.rpartition("/")[0] not in parsed_listings:
+        if rel and (not _plain(rel) or rel.rpartition("/")[0] not in parsed_listings):
             return None  # every folder comes with the folders above it
-        parsed_listings[rel] = (v[0], v[1], children)
+        parsed_listings[rel] = (stamp, lid, children)
     parsed_files = {}
     for rel, item in files.items():
-        if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is str and _plain(rel)):
+        if type(item) is not list or len(item) != 2:
             return None
-        sig = item[1]
-        if sig is not None and not (isinstance(sig, list) and len(sig) == 4 and _sig_ok(*sig)):
+        fid, sig = item
+        if type(fid) is not str or not _plain(rel) or (sig is not None and not (
+                type(sig) is list and len(sig) == 4 and _sig_ok(*sig))):
             return None
-        parsed_files[rel] = (item[0], sig)
+        parsed_files[rel] = (fid, sig)
     return findings, n, parsed_listings, parsed_files

@@ -104,6 +104,7 @@ class UnitCache:
         # and runs in parallel (shards, several terminals) never overwrite
         # each other's records
         self.dir = folder / f"v{FORMAT}" / key
+        self._dir_slash = os.path.join(str(self.dir), "")
         self._used: set = set()
         self._write_error: Optional[str] = None
         self._stored_name: Optional[str] = None  # of the last store
@@ -138,8 +139,9 @@ class UnitCache:
             raise CacheWarning(f"cannot use the cache folder {folder}: {e.strerror}") from None
 
     # -- reading ---------------------------------------------------------------
-    def _entry(self, key: str) -> Path:
-        return self.dir / (hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + ".json")
+    def _entry(self, key: str) -> str:
+        """The path of unit ``key``'s record (a string: a warm run asks for one per unit)."""
+        return self._dir_slash + _record_name(key)
 
     def _header(self, key: str) -> bytes:
         """What a record of unit ``key`` under these settings starts with:
@@ -147,12 +149,12 @@ class UnitCache:
         head = json.dumps({"format": FORMAT, "settings": self.key, "unit": key}, separators=(",", ":"))
         return head[:-1].encode("ascii") + b',"record":'
 
-    def _read(self, key: str):
-        """The record stored for unit ``key``, None when there is none or
+    def _read(self, key: str, path: str):
+        """The record stored for unit ``key`` at ``path``, None when there is none or
         the file is not one this tool wrote for this unit and these settings
         (noted as damage: the run then says so once)."""
         try:
-            fd = os.open(self._entry(key), _O_READ)
+            fd = os.open(path, _O_READ)
         except FileNotFoundError:
             return None
         except OSError:
@@ -203,7 +205,7 @@ class UnitCache:
     def mark_used(self, unit) -> None:
         """Keep the unit's record when the cache is saved: its lookup is
         made in a worker process, whose own marks are not seen here."""
-        self._used.add(self._entry(unit_key(unit)).name)
+        self._used.add(_record_name(unit_key(unit)))
 
     def lookup(self, unit, avoid: frozenset = frozenset()) -> Optional[Tuple[List[Finding], int, List[str]]]:
         """The unit's findings, file count and empty folders when every input is unchanged.
@@ -211,8 +213,9 @@ class UnitCache:
         suppressions a pull request adds hide nothing in its own run): a
         record that read one of them is not used."""
         key = unit_key(unit)
-        self._used.add(self._entry(key).name)
-        rec = self._read(key)
+        name = _record_name(key)
+        self._used.add(name)
+        rec = self._read(key, self._dir_slash + name)
         parsed = parse_record(rec, self._codes) if rec is not None else None
         if rec is not None and parsed is None:
             self.damaged.append("malformed")
@@ -410,11 +413,12 @@ class UnitCache:
             except OSError:
                 pass
             return
-        self._used.add(target.name)
-        self._stored_name = target.name
+        name = os.path.basename(target)
+        self._used.add(name)
+        self._stored_name = name
         try:
             # concurrent runs: a reader sees the old record or the new one
-            replace_file(str(target), data, suffix=".json", mode=0o644)
+            replace_file(target, data, suffix=".json", mode=0o644)
         except OSError as e:
             self._write_error = f"cannot write the cache in {self.folder}: {e.strerror}"
 
@@ -475,6 +479,11 @@ class UnitCache:
                 shutil.rmtree(versions / name, ignore_errors=True)
         except OSError:
             pass
+
+
+def _record_name(key: str) -> str:
+    """The file name of unit ``key``'s record."""
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + ".json"
 
 
 def _signature_of(st) -> Optional[list]:
