@@ -24,12 +24,14 @@ def _plain_rel(rel: str) -> bool:
     leading "/" either. Only such paths are ever joined to the root."""
     if not isinstance(rel, str) or not rel or rel[0] == "/" or rel[-1] == "/" or "//" in rel:
         return False
-    if "/." not in "/" + rel:  # no segment starts with a dot: the common case
+    if rel[0] != "." and "/." not in rel:  # no segment starts with a dot: the common case
         return True
     return all(s not in (".", "..") for s in rel.split("/"))
 
 
 _HARBOR_KINDS = ("harbor_leaderboard", "harbor_rows")
+# what a lookup finds for a folder not listed (or a file not loaded) yet
+_UNLISTED = object()
 
 
 class Entry(NamedTuple):
@@ -123,8 +125,9 @@ class Repository:
         return self._listing(rel)
 
     def _listing(self, rel: str) -> Optional[Dict[str, Entry]]:
-        if rel in self._lists:
-            return self._lists[rel]
+        out = self._lists.get(rel, _UNLISTED)
+        if out is not _UNLISTED:
+            return out
         if rel:
             if not _plain_rel(rel):
                 # "/etc" walks down as "" -> "etc" (a repository folder may be
@@ -259,9 +262,8 @@ class Repository:
     # -- loading ---------------------------------------------------------------
     def load(self, rel: str) -> Optional[Document]:
         """The parsed file at ``rel``, or None when there is no regular file there."""
-        if rel in self._docs:
-            doc = self._docs[rel]
-        else:
+        doc = self._docs.get(rel, _UNLISTED)
+        if doc is _UNLISTED:
             doc = None
             if self.is_file(rel):
                 self.loads += 1
