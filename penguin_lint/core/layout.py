@@ -102,10 +102,13 @@ class Layout:
 
     def unread_data_file(self, path: str) -> bool:
         """Whether ``path`` is a data file (YAML, TOML, JSON) of no known kind
-        right inside a folder whose files the harness reads by name: nothing
-        parses it (``summary.yml``, ``meta-info.yaml``, ``attempt_1.yaml``),
+        that nothing parses: right inside a folder whose files the harness
+        reads by name (``summary.yml``, ``meta-info.yaml``, ``attempt_1.yaml``),
+        anywhere under the leaderboards or experiments folders (the harness
+        reads only the files it names there: ``notes.yaml``, ``logs/run.yaml``),
         or a YAML or JSON file under a Harbor board's ``leaderboard/`` folder
-        that is neither its definition nor rows."""
+        that is neither its definition nor rows. (A package's other files are
+        the package's: judged with their folder.)"""
         folder, _, name = path.rpartition("/")
         if not folder or not name.lower().endswith(DATA_EXTENSIONS) or self.classify_file(path) is not None:
             return False
@@ -113,7 +116,10 @@ class Layout:
                 and self.board_kind(path) == "":
             return True
         k = self.classify_dir(folder)
-        return k is not None and k[0] in READ_NAMES
+        if k is not None and k[0] in READ_NAMES:
+            return True
+        parts = path.split("/")
+        return any(self._under(parts, root) for root in ("leaderboards", "experiments"))
 
     def _outside_harness(self, path: str) -> bool:
         """Not under the packages, leaderboards or experiments folders (a

@@ -78,9 +78,11 @@ class Result:
 
     @property
     def nothing_checked(self) -> bool:
-        """Whether the run checked no file and some it was asked to judge are
-        read by nothing: said so and failed, never a green check."""
-        return bool(self.unchecked) and self.files == 0
+        """Whether the run checked none of the files it was asked to judge and
+        some of them are read by nothing: said so and failed, never a green
+        check (files it re-checked because they read what changed are not
+        what it was asked to judge)."""
+        return bool(self.unchecked) and self.files - self.dependents <= 0
 
     @property
     def baseline_stale(self) -> int:

@@ -119,6 +119,9 @@ def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
     shown = annotated(review)
     for f in shown:
         emit_command(stream, annotation(f, result))
+    if getattr(result, "nothing_checked", False):
+        # no green check on nothing, and no red one without its reason
+        emit_command(stream, f"::error title=penguin-lint::{escape_data(f'Nothing checked ({files_checked(result)})')}")
     if has_old(result):
         emit_command(stream, f"::notice title=penguin-lint::{escape_data(NEW_ONLY_HINT)}")
     summary = None
@@ -145,9 +148,10 @@ def report(result, stream, exists: Optional[Callable[[str], bool]] = None,
             stream.write(line + "\n")
     for a in added:
         stream.write(safe_line(f"notice: {a.path}:{int(a.line)}:{int(a.column)}: {a.message}") + "\n")
+    nothing = ", nothing checked" if getattr(result, "nothing_checked", False) else ""
     stream.write(safe_line(f"penguin-lint: {no_changes(result)}" if no_changes(result) else
-                           f"penguin-lint: {plural(result.errors, 'error')}, {plural(result.warnings, 'warning')} "
-                           f"({files_checked(result)})") + "\n")
+                           f"penguin-lint: {plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
+                           f"{nothing} ({files_checked(result)})") + "\n")
     if summary is not None:
         try:
             write_summary(summary_path, summary)

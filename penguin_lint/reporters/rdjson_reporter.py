@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from penguin_lint.reporters.wording import NOT_READ
 from penguin_lint.rules.docs import rule_url
 
 SEVERITY = {"error": "ERROR", "warning": "WARNING"}
@@ -37,10 +38,17 @@ def diagnostic(f) -> dict:
 
 
 def build(result) -> dict:
+    diagnostics = [diagnostic(f) for f in result.findings]
+    nothing = getattr(result, "nothing_checked", False)
+    if nothing:
+        # no green check on nothing: each file the run was given is said
+        # not checked where reviewdog shows it, on the change
+        diagnostics += [{"message": f"not checked: {NOT_READ} (nothing else was checked, so the run fails)",
+                         "location": {"path": p}, "severity": "ERROR"} for p in result.unchecked]
     return {
         "source": {"name": "penguin-lint"},
-        "severity": "ERROR" if result.errors else "WARNING" if result.warnings else "INFO",
-        "diagnostics": [diagnostic(f) for f in result.findings],
+        "severity": "ERROR" if result.errors or nothing else "WARNING" if result.warnings else "INFO",
+        "diagnostics": diagnostics,
     }
 
 

@@ -5,6 +5,7 @@ import hashlib
 import json
 from urllib.parse import quote
 
+from penguin_lint.reporters.wording import files_checked
 from penguin_lint.rules.docs import rule_url
 from penguin_lint.version import __version__
 
@@ -103,8 +104,20 @@ def build(result, rules=None) -> dict:
             }},
             "columnKind": "unicodeCodePoints",
             "results": [_result(f, index[f.code]) for f in result.findings],
+            **_invocations(result),
         }],
     }
+
+
+def _invocations(result) -> dict:
+    """A run that checked nothing says so where SARIF says how a run went."""
+    if not getattr(result, "nothing_checked", False):
+        return {}
+    return {"invocations": [{
+        "executionSuccessful": False,
+        "toolExecutionNotifications": [{"level": "error",
+                                        "message": {"text": f"Nothing checked ({files_checked(result)})"}}],
+    }]}
 
 
 def report(result, stream, rules=None, **_):

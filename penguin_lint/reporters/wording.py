@@ -7,6 +7,10 @@ from typing import Optional
 from penguin_lint.output.log_guard import sanitize
 
 
+# what a data file nothing parses is (engine.runner: Result.unchecked)
+NOT_READ = "no file the harness reads"
+
+
 def files_checked(result) -> str:
     """"3 files checked", with what a pull-request run compared with, the
     files it re-checked because they read what changed, and what --new-only
@@ -30,7 +34,7 @@ def files_checked(result) -> str:
     unchecked = getattr(result, "unchecked", None) or ()
     if unchecked:
         names = ", ".join(sanitize(p) for p in unchecked[:3]) + (", ..." if len(unchecked) > 3 else "")
-        text += f"; not checked, no file the harness reads: {names}"
+        text += f"; not checked, {NOT_READ}: {names}"
     hidden = getattr(result, "hidden", 0)
     if hidden:
         text += f"; {_count(hidden, 'older finding')} in touched files not shown"

@@ -5,6 +5,7 @@ so and fails, and a near-miss name is PL009 ("did you mean summary.yaml")
 in every mode."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 
@@ -119,3 +120,47 @@ def test_a_stray_data_file_is_said_not_checked_without_a_guess_elsewhere_counted
     run = lint(repo, str(repo / side))
     assert run.code == 0, run.output
     assert run.json["summary"]["files"] == 1 and "unchecked" not in run.json["summary"]
+
+
+STRAYS = ["experiments/lb/notes.yaml", PHASE + "logs/run.yaml", "leaderboards/lb/notes.toml"]
+
+
+def test_a_change_of_files_nothing_reads_under_experiments_and_leaderboards_fails_in_every_format(repo):
+    for rel in STRAYS:
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text("a: 1\n" if rel.endswith(".yaml") else "a = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "notes")
+    run = lint(repo, "--diff-base", "main")
+    assert run.code == 1, run.output
+    s = run.json["summary"]
+    # the leaderboard is re-checked (its experiments' folder changed): not what the run was asked to judge
+    assert (s["files"] - s.get("dependents", 0), s["unchecked"], s["nothing_checked"]) == (0, sorted(STRAYS), True)
+    gh = lint(repo, "--diff-base", "main", fmt="github")
+    assert gh.code == 1
+    assert "::error title=penguin-lint::Nothing checked (" in gh.output, gh.output
+    assert gh.output.splitlines()[-1].startswith("penguin-lint: 0 errors, 0 warnings, nothing checked ("), gh.output
+    sarif = json.loads(lint(repo, "--diff-base", "main", fmt="sarif").output)
+    (inv,) = sarif["runs"][0]["invocations"]
+    assert inv["executionSuccessful"] is False
+    assert inv["toolExecutionNotifications"][0]["message"]["text"].startswith("Nothing checked (")
+    rd = json.loads(lint(repo, "--diff-base", "main", fmt="rdjson").output)
+    assert rd["severity"] == "ERROR"
+    assert sorted(d["location"]["path"] for d in rd["diagnostics"] if d["severity"] == "ERROR") == sorted(STRAYS)
+
+
+def test_a_stray_file_under_experiments_is_not_counted_as_checked(repo):
+    stray = "experiments/lb/notes.yaml"
+    (repo / stray).write_text("a: 1\n")
+    run = lint(repo, str(repo / stray))
+    assert run.code == 1, run.output
+    s = run.json["summary"]
+    assert (s["files"] - s.get("dependents", 0), s["unchecked"], s["nothing_checked"]) == (0, [stray], True)
+    # with a file the harness reads, the run passes and names the stray as not checked
+    both = lint(repo, str(repo / stray), str(repo / "experiments/lb/exp-1/meta_info.yaml"))
+    assert both.code == 0, both.output
+    s = both.json["summary"]
+    assert (s["files"] - s.get("dependents", 0), s["unchecked"]) == (1, [stray])
+    # a passing run in SARIF and rdjson says nothing of it
+    sarif = json.loads(lint(repo, str(repo / "experiments/lb/exp-1/meta_info.yaml"), fmt="sarif").output)
+    assert "invocations" not in sarif["runs"][0]
