@@ -41,7 +41,7 @@ def fix(finding, source: Source, ctx) -> List[Edit]:
         if token[:1] in "\"'":
             return []
         text = quoted(token, source.fmt)
-        if read_scalar(text, source.fmt) != token:
-            return []
+        if read_scalar(text, source.fmt) != token or text not in (finding.hint or ""):
+            return []  # the fix writes only what the hint proposes
         return [Edit("PL102", key, start, end, text, token, finding.line)]
     return []

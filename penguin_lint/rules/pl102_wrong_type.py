@@ -30,7 +30,31 @@ class WrongType(ProblemRule):
             if subject.kind == "summary" and finding.hint and finding.hint.startswith(_EMPTY_HINT):
                 members = finding.hint[len(_EMPTY_HINT):].split(" / ")
                 finding = replace(finding, hint=_EMPTY_HINT + " / ".join(_summary_lines(subject, ctx, members)))
+            elif finding.hint and _QUOTE_IT in finding.hint and finding.message.startswith("'version' must be"):
+                finding = replace(finding, hint=_version_hint(finding, ctx.doc(subject)))
             yield finding
+
+
+#: what the schema's hint for a value YAML/TOML typed says before the quoted value
+_QUOTE_IT = "; quote it: "
+
+
+def _version_hint(finding, doc):
+    """A bare ``version = 1.0`` quoted as written would still not be SemVer:
+    the hint proposes the SemVer spelling of what was written (which the
+    fix, writing only what a hint proposes, then leaves to the author)."""
+    from penguin_lint.rules.pl203_invalid_version import SEMVER, repair
+
+    said = finding.hint.partition(_QUOTE_IT)[0]
+    src = said.split(" read ", 1)[1].rsplit(" as ", 1)[0] if " read " in said else ""
+    if not src or doc is None:
+        return finding.hint
+    fixed, _ = repair(src)
+    if fixed is None and SEMVER.match(src):
+        return finding.hint  # quoted as written it is SemVer already
+    assign = (f'version: "{fixed}"' if doc.fmt == "yaml" else f'version = "{fixed}"') if fixed else None
+    return (f"{said}; version is text in SemVer, MAJOR.MINOR.PATCH: "
+            + (f"quote it as {assign}" if assign else 'write it quoted, such as "1.0.0"'))
 
 
 def _summary_lines(subject, ctx, members):

@@ -69,3 +69,28 @@ def test_small_values_keep_two_significant_digits(repo):
     root = repo({SUMMARY: "n_attempt: 2\nscore_mean: 0.5\nscore_std: 0.1\n",
                  f"{PHASE}/attempt-1.yaml": attempt(0.000350), f"{PHASE}/attempt-2.yaml": attempt(0.000362)})
     _check_hint_equals_fix(root, SUMMARY)
+
+
+@pytest.mark.parametrize("written, semver", [("1.0", "1.0.0"), ("2", "2.0.0"), ("1.2", "1.2.0")])
+def test_a_bare_version_s_hint_proposes_semver_and_the_fix_does_not_write_a_wrong_one(tmp_path, written, semver):
+    import tomllib
+
+    from penguin_lint.rules.pl203_invalid_version import SEMVER
+
+    root = tmp_path / "r"
+    shutil.copytree(EXAMPLES / "clean", root, ignore=shutil.ignore_patterns(".penguin-lint-cache"))
+    (config,) = root.glob("packages/*/benchmark_config.toml")
+    rel = config.relative_to(root).as_posix()
+    original = config.read_text()
+    config.write_text(re.sub(r'(?m)^version = .*$', f"version = {written}", original))
+    run = lint(root, "--all", "--no-cache")
+    (f,) = [f for f in run.findings if f["code"] == "PL102" and f["path"] == rel]
+    proposal = f["hint"].rpartition("quote it as ")[2]
+    value = tomllib.loads(proposal)["version"]  # the proposal parses, as the value the schema wants
+    assert value == semver and SEMVER.match(value), f["hint"]
+    # quoting as written ("1.0") would only trade PL102 for PL203: --fix leaves it to the author
+    before = config.read_text()
+    fixed = lint(root, "--all", "--no-cache", "--fix")
+    assert config.read_text() == before and fixed.code == 1
+    config.write_text(before.replace(f"version = {written}", proposal))
+    assert lint(root, "--all", "--no-cache").code == 0
