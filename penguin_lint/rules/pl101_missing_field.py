@@ -2,9 +2,10 @@
 import datetime as _dt
 import json
 from dataclasses import replace
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 from penguin_lint.loaders.numbers import proposal
+from penguin_lint.loaders.positions import split_lines
 from penguin_lint.rules._summary import recomputed
 from penguin_lint.rules.base import DATA_FILE_KINDS, ProblemRule
 from penguin_lint.validation.formats import is_date_time
@@ -52,6 +53,44 @@ def last_update(subject, ctx, doc) -> Tuple[Optional[str], str]:
     return None, ""
 
 
+def _tables(doc) -> List[Tuple[int, str, str]]:
+    """The ``[table]`` and ``[[array]]`` headers that open the top-level
+    tables of a TOML file, in file order: (line, header as written, key)."""
+    if doc is None or doc.fmt != "toml" or not isinstance(doc.data, dict) or not doc.text:
+        return []
+    lines = split_lines(doc.text)
+    out = []
+    for key, value in doc.data.items():
+        if not isinstance(value, (dict, list)) or not isinstance(key, str):
+            continue
+        pos = doc.key_pos((key,))
+        if pos is None or not 0 < pos.line <= len(lines) or not pos.column:
+            continue
+        line = lines[pos.line - 1]
+        if line[:pos.column - 1].strip() in ("[", "[["):  # a header, not `key = {...}`
+            out.append((pos.line, line.split("]")[0].strip() + "]" * (2 if line.lstrip()[:2] == "[[" else 1), key))
+    return sorted(out)
+
+
+def _placed(doc, key, hint: str) -> str:
+    """Where an added top-level key goes in a TOML file with tables: above
+    the first header, since a line below one belongs to that table (an
+    ``author`` appended after ``[origin]`` is ``origin.author``)."""
+    if key is None or len(key) != 1 or not hint.startswith("add "):
+        return hint
+    tables = _tables(doc)
+    if not tables:
+        return hint
+    name = key[0]
+    first_line, first, _ = tables[0]
+    for line, header, table in tables:
+        inside = doc.data.get(table)
+        if isinstance(inside, dict) and name in inside:
+            return (f"'{name}' is under {header} (line {line}), which makes it {table}.{name}: "
+                    f"move it above {first} (line {first_line})")
+    return f"{hint}, above {first} (line {first_line}): a key below a table header belongs to that table"
+
+
 class MissingField(ProblemRule):
     """Each kind of file has required keys (see its JSON Schema under
     ``schemas/``). A close key that is present is offered as the likely typo;
@@ -79,7 +118,11 @@ class MissingField(ProblemRule):
             finding = self.from_problem(subject, p)
             close = p.hint is not None and not p.hint.startswith("add ")  # "'x' is there: did you mean"
             hint = None if close else self._known_value(subject, ctx, p.key)
-            yield finding if hint is None else replace(finding, hint=hint)
+            if hint is None:
+                hint = finding.hint
+            if hint is not None and not close:
+                hint = _placed(ctx.doc(subject), p.key, hint)
+            yield finding if hint == finding.hint else replace(finding, hint=hint)
 
     def _known_value(self, subject, ctx, key) -> Optional[str]:
         """A hint proposing the missing top-level ``key`` with the value the

@@ -21,8 +21,10 @@ def _pl101(run, path):
 
 
 def _proposal(hint):
-    # "add KEY = VALUE [under PARENT] [(where the value comes from)]"
-    m = re.fullmatch(r"add (.+?)(?: under (\S+))?(?: \((.+)\))?", hint)
+    # "add KEY = VALUE [under PARENT] [(where the value comes from)]
+    #  [, above [TABLE] (line N): a key below a table header belongs to that table]"
+    m = re.fullmatch(r"add (.+?)(?: under (\S+))?(?: \((.+)\))?"
+                     r"(?:, above \[\S+\] \(line \d+\): a key below a table header belongs to that table)?", hint)
     assert m, hint
     return m.group(1), m.group(2)
 
@@ -117,7 +119,8 @@ def test_last_update_proposed_is_the_packages_last_commit(repo, git_env, monkeyp
     git(root, "commit", "-q", "-m", "the rest")
     (finding,) = _pl101(lint(root, "--all"), BENCH)
     assert finding["hint"] == ('add last_update = "2026-03-04T12:30:05+01:00" '
-                               "(the time of the last commit of packages/bench-a/)")
+                               "(the time of the last commit of packages/bench-a/), above [author] (line 7): "
+                               "a key below a table header belongs to that table")
     _apply(root, BENCH, finding["hint"])
     again = lint(root, "--all")
     assert again.code == 0, again.findings
@@ -130,7 +133,8 @@ def test_last_update_outside_git_is_the_files_modification_time(repo):
     os.utime(root / BENCH, (when, when))
     (finding,) = _pl101(lint(root, "--all"), BENCH)
     assert finding["hint"] == ('add last_update = "2026-03-04T11:30:05Z" '
-                               "(when benchmark_config.toml was last modified; git gave no commit of its folder)")
+                               "(when benchmark_config.toml was last modified; git gave no commit of its folder), "
+                               "above [author] (line 7): a key below a table header belongs to that table")
     _apply(root, BENCH, finding["hint"])
     assert lint(root, "--all").code == 0
 
@@ -174,3 +178,16 @@ def test_a_statistic_the_attempts_cannot_give_is_not_made_up(repo):
     (finding,) = _pl101(lint(root, "--all"), SUMMARY)
     assert finding["hint"] == ("add score_mean: the mean of the 3 attempts' scores, "
                                "once the attempt files all hold a score")
+
+
+def test_a_key_added_below_a_table_is_said_to_be_that_table_s(repo):
+    """Appended at the end, after ``[author]``, a top-level key is ``author.KEY``:
+    the hint says to move it above the table."""
+    text = "".join(ln for ln in BENCH_TEXT.splitlines(keepends=True) if not ln.startswith("title"))
+    root = repo({BENCH: text + 'title = "Bench A"\n'})
+    (finding,) = _pl101(lint(root, "--all"), BENCH)
+    assert finding["hint"] == ("'title' is under [author] (line 7), which makes it author.title: "
+                               "move it above [author] (line 7)")
+    # moved as said, it is the top-level key the schema wants
+    (root / BENCH).write_text('title = "Bench A"\n' + text)
+    assert _pl101(lint(root, "--all"), BENCH) == []
