@@ -301,11 +301,17 @@ def _read_events(text: str, path: str, loader_class, refusal_raises: bool) -> Do
                         vpath = frame[6] + (key,)
                         node = frame[4].get(key, -1)
                         if node != -1:
-                            first_line = lines.pos(first_keys.setdefault(node, kstarts[node]))[0]
-                            doc.add_at("PL002",
-                                       f"duplicate key '{_shown(text[ks:ke])}' (first defined on line {first_line}); "
-                                       "the last one wins",
-                                       lambda ks=ks, ke=ke: lines.position(ks, ke), "remove one of them")
+                            fs, fe = first_keys.setdefault(node, (kstarts[node], kends[node]))
+                            first_line = lines.pos(fs)[0]
+                            shown, first = _shown(text[ks:ke]), _shown(text[fs:fe])
+                            if shown == first:
+                                message, hint = (f"duplicate key '{shown}' (first defined on line {first_line}); "
+                                                 "the last one wins"), "remove one of them"
+                            else:  # two spellings of one value: on/yes/true, 0x1/1, ~/null
+                                message = (f"duplicate key '{shown}': YAML 1.1 reads it as {_as_yaml(key)}, "
+                                           f"the same key as '{first}' on line {first_line}; the last one wins")
+                                hint = "quote both keys if they are different keys, or remove one of them"
+                            doc.add_at("PL002", message, lambda ks=ks, ke=ke: lines.position(ks, ke), hint)
                             # the key keeps its first place and takes the last value
                             starts[node], ends[node], kstarts[node], kends[node] = start, end, ks, ke
                             firsts[node], flags[node] = -1, flag
@@ -414,6 +420,15 @@ def _plain_key(text: str, problem, ev):
     except (OverflowError, ValueError):
         problem("PL001", f"key '{_shown(text)}' is too large to be a number", ev, "quote it")
         return text
+
+
+def _as_yaml(value) -> str:
+    """A key as safe_load typed it, written as YAML writes that value."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return repr(value) if isinstance(value, (int, float)) else f"'{_shown(str(value))}'"
 
 
 def _shown(value: str) -> str:

@@ -222,3 +222,18 @@ def test_the_command_line_names_the_first_occurrence_of_a_key_written_three_time
     assert [(f["line"], f["column"], f["message"]) for f in run.findings] == [
         (3, 1, "duplicate key 'score_mean' (first defined on line 2); the last one wins"),
         (4, 1, "duplicate key 'score_mean' (first defined on line 2); the last one wins")]
+
+
+@pytest.mark.parametrize("second, typed", [("yes", "true"), ("0x1", "1"), ("True", "true")])
+def test_two_spellings_of_one_yaml_key_name_both_and_the_value_they_share(second, typed):
+    text = f"a: 1\non: 1\n{second}: 2\n"
+    assert yaml.safe_load(text) == {"a": 1, True: 2}  # what the consumer reads
+    doc = load_bytes(text.encode(), "experiments/lb/exp/meta_info.yaml")
+    (p,) = [p for p in doc.problems if p.code == "PL002"]
+    assert (p.pos.line, p.pos.column) == (3, 1)
+    assert p.message == (f"duplicate key '{second}': YAML 1.1 reads it as {typed}, "
+                         "the same key as 'on' on line 2; the last one wins")
+    assert p.hint == "quote both keys if they are different keys, or remove one of them"
+    # quoted as the hint says, they are two keys and no PL002
+    quoted = load_bytes(f"a: 1\n'on': 1\n'{second}': 2\n".encode(), "experiments/lb/exp/meta_info.yaml")
+    assert not [p for p in quoted.problems if p.code == "PL002"]
