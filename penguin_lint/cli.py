@@ -282,7 +282,12 @@ def rules_cmd(code, fmt, docs_dir):
         prefix = code.strip().upper()
         rules = [rule] if rule is not None else [r for r in rules if r.code.startswith(prefix)]
         if not rules:
-            raise fail(f"unknown rule code or prefix '{code}' (see `penguin-lint rules`)")
+            import difflib  # only to word this error
+
+            names = {r.name: r.code for r in all_rules()}
+            close = difflib.get_close_matches(code.strip().lower(), list(names), n=1, cutoff=0.6)
+            meant = f"; did you mean '{close[0]}' ({names[close[0]]})?" if close else ""
+            raise fail(f"unknown rule code or prefix '{code}'{meant} (see `penguin-lint rules`)")
     if fmt == "json":
         show(rules_json(rules))
     else:

@@ -251,7 +251,11 @@ def parse_config(raw: bytes, known_kinds, known_codes) -> Config:
              "cache-dir", "baseline", "allow-added-suppressions", "approval-label"}
     for key in data:
         if key not in known:
-            raise where.error((key,), f"unknown setting '{key}' (known: {', '.join(sorted(known))})", key=True)
+            import difflib  # only to word this error
+
+            close = difflib.get_close_matches(str(key), sorted(known), n=1, cutoff=0.6)
+            meant = f"did you mean '{close[0]}'? " if close else ""
+            raise where.error((key,), f"unknown setting '{key}' ({meant}known: {', '.join(sorted(known))})", key=True)
     # settings checked in this order: the first problem is the one reported
     _rule_settings(cfg, data, where, known_codes)
     _run_settings(cfg, data, where)
@@ -270,8 +274,8 @@ def _config_document(raw: bytes):
     if doc.problems or not doc.parsed:
         first = min(doc.problems, key=lambda p: (p.pos.line, p.pos.column) if p.pos else (0, 0))
         pos = first.pos or Position(1, 1)
-        message = first.message[len("TOML does not parse: "):] if first.message.startswith("TOML does not parse: ") \
-            else first.message
+        message = "not valid TOML: " + first.message[len("TOML does not parse: "):] \
+            if first.message.startswith("TOML does not parse: ") else first.message
         raise ConfigError(f"{CONFIG_FILE}:{pos.line}:{pos.column}: {message}")
     return doc
 

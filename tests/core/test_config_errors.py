@@ -35,8 +35,10 @@ CASES = [
     ('a' + '.a' * 50_000 + ' = 1\n', ".penguin-lint.toml:1:1: dotted key of more than 64 parts"),
     ('base-branch = "--upload-pack=x"\n', ".penguin-lint.toml:1:15: 'base-branch' must be a branch name"),
     ('select = ["PL1"]\nselect = ["PL2"]\n', ".penguin-lint.toml:2:1: duplicate key 'select'"),
-    ('select = [\n', ".penguin-lint.toml:1:11: Invalid value"),
-    ('\n\nfoo = 1\n', ".penguin-lint.toml:3:1: unknown setting 'foo'"),
+    ('select = [\n', ".penguin-lint.toml:1:11: not valid TOML: Invalid value"),
+    ('select = PL1\n', ".penguin-lint.toml:1:10: not valid TOML: Invalid value"),
+    ('\n\nfoo = 1\n', ".penguin-lint.toml:3:1: unknown setting 'foo' (known: "),
+    ('selct = ["PL1"]\n', ".penguin-lint.toml:1:1: unknown setting 'selct' (did you mean 'select'? known: "),
 ]
 
 

@@ -221,6 +221,9 @@ def test_rules_take_a_prefix_and_help():
         assert "PL3" in proc.stdout
     run = lint(None, "rules", "PL9")
     assert run.code == 2 and "unknown rule code or prefix 'PL9'" in run.stderr
+    run = lint(None, "rules", "summary-mismach")
+    assert run.code == 2 and run.stderr == ("penguin-lint: error: unknown rule code or prefix 'summary-mismach'; "
+                                            "did you mean 'summary-mismatch' (PL303)? (see `penguin-lint rules`)\n")
 
 
 def test_rule_docs_quote_code_once():
