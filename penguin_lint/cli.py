@@ -114,6 +114,8 @@ def lint(paths, all_, root, diff_base, committed, fmt, select, ignore, strict, e
     from penguin_lint.formats import get_reporter
     from penguin_lint.rules import all_rules
 
+    if show_diff and fmt != "text":
+        raise fail("--diff prints the repairs as a unified diff: give it without --format")
     if statistics and fmt not in ("text", "json"):
         raise fail("--statistics works with --format text or json")
     if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
@@ -139,6 +141,8 @@ def lint(paths, all_, root, diff_base, committed, fmt, select, ignore, strict, e
         finally:
             if output:
                 stream.close()
+            else:  # the diff before the count on stderr, in a terminal too
+                stream.flush()
         n, files = outcome.would_fix, outcome.would_fix_files
         say(f"Would fix {n} finding{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}."
             if n else "Nothing to fix.")

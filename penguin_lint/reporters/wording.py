@@ -68,7 +68,11 @@ def no_changes(result) -> Optional[str]:
     """"No changes against main (3f2a1c9)." for a pull-request run whose
     change is empty, else None."""
     if getattr(result, "no_changes", False) and not result.findings:
-        return f"No changes against {sanitize(result.compared_with)}."
+        against = getattr(result, "compared_with", None)
+        if against:
+            return f"No changes against {sanitize(against)}."
+        # a repository without a commit yet has nothing to compare with
+        return "Nothing staged." if getattr(result, "staged", False) else "No changes."
     return None
 
 

@@ -57,6 +57,9 @@ def check_options(req: Request, cwd: Path) -> Options:
             raise PenguinLintError(str(e))
     if req.kind is not None and req.kind not in FILE_KINDS:
         raise PenguinLintError(f"unknown kind '{req.kind}' (known: {', '.join(sorted(FILE_KINDS))})")
+    if req.kind is not None and (not paths or all_):
+        raise PenguinLintError("--kind is the kind of the files given on the command line: give their paths "
+                               "(a kind for files the walk finds is a [kinds] glob in .penguin-lint.toml)")
     if all_ and req.new_only:
         raise PenguinLintError("--new-only needs a change to compare with: give paths or --diff-base, not --all")
     if req.staged:

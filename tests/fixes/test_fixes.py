@@ -110,19 +110,25 @@ def test_diff_prints_a_unified_diff_and_changes_nothing(repo):
     root = repo({SUMMARY: "n_attempt: 2\nscore_mean: 51.0\nscore_std: 0.0\n"})
     path = root / SUMMARY
     before, mtime = path.read_bytes(), path.stat().st_mtime_ns
-    run = lint(root, "--all", "--fix", "--diff")
+    run = lint(root, "--all", "--fix", "--diff", fmt="text")
     assert run.code == 1
     assert run.output.splitlines() == [
         f"--- a/{SUMMARY}", f"+++ b/{SUMMARY}", "@@ -1,3 +1,3 @@",
         " n_attempt: 2", "-score_mean: 51.0", "+score_mean: 50.00", " score_std: 0.0"]
     assert "Would fix 1 finding in 1 file." in run.stderr
     assert path.read_bytes() == before and path.stat().st_mtime_ns == mtime
+    # one stream for both (a terminal, a CI log): the diff, then the count on its own line
+    import sys
+
+    both = subprocess.run([sys.executable, "-m", "penguin_lint", "--all", "--fix", "--diff"], cwd=root,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert both.stdout.splitlines()[-2:] == [" score_std: 0.0", "Would fix 1 finding in 1 file."], both.stdout
 
 
 def test_diff_on_a_clean_repository_exits_0(tmp_path):
     root = tmp_path / "clean"
     shutil.copytree(EXAMPLES / "clean", root)
-    run = lint(root, "--all", "--diff")
+    run = lint(root, "--all", "--diff", fmt="text")
     assert run.code == 0 and run.output == "" and "Nothing to fix." in run.stderr
 
 

@@ -102,7 +102,7 @@ def test_fix_diff_output_through_a_link_is_refused(tmp_path):
     root = write_repo(tmp_path / "repo", {f"{EXP}/test/summary.yaml": "n_attempt: 2\nscore_mean: 50\nscore_std: 0.0\n"},
                       VALID)
     os.symlink(victim, root / "fixes.diff")
-    run = lint(root, "--all", "--fix", "--diff", "--output", str(root / "fixes.diff"))
+    run = lint(root, "--all", "--fix", "--diff", "--output", str(root / "fixes.diff"), fmt="text")
     assert run.code == 2 and "is a symbolic link; not written through" in run.stderr
     assert victim.read_text() == "keep me\n"
 

@@ -333,3 +333,11 @@ def test_intent_to_add_before_the_first_commit(tmp_path):
     r = lint(root, "--staged")
     assert r.at("PL205") == [("packages/bench-a/CASE-001-one/rubric/README.md", None)], r.output
 
+
+
+def test_nothing_staged_before_the_first_commit_says_so(tmp_path, git_env):
+    root = tmp_path / "r"
+    (root / "packages").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    r = lint(root, "--staged", fmt="text")
+    assert (r.code, r.output) == (0, "Nothing staged.\n"), r.output

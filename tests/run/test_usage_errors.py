@@ -18,6 +18,10 @@ from tests.conftest import lint
     (("preview", "--committed"), "--committed works with --diff-base"),
     (("--all", "--committed"), "--committed is for a diff run"),
     (("rules", "--bad"), "no such option '--bad'"),
+    # (the helper gives --format json)
+    (("--all", "--fix", "--diff"), "--diff prints the repairs as a unified diff: give it without --format"),
+    (("--all", "--kind", "summary"), "--kind is the kind of the files given on the command line: give their paths"),
+    (("--kind", "summary"), "--kind is the kind of the files given on the command line"),
 ])
 def test_a_usage_error_is_one_line_naming_the_option(repo, args, needle):
     root = repo()
