@@ -92,6 +92,9 @@ def why(finding, result) -> Optional[str]:
     if finding.scope == "dependent" and finding.caused_by:
         paths = [sanitize(p) for p in finding.caused_by]
         named = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        if finding.new is None and not getattr(result, "compared_with", None):
+            # outside git nothing tells what the file held before: not blamed as a change
+            return f"in a file that reads {named} (no base to compare with: it may have been there before)"
         return f"after your change to {named}"
     return None
 

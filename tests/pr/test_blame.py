@@ -353,3 +353,19 @@ def test_the_dependencies_that_do_matter_are_still_followed(debt):
         f"{EXP2}/meta_info.yaml"]
     assert sorted(get_rule("PL304").affected_by("packages/bench-b/CASE-B1/task_config.toml", ctx)) == [
         f"{EXP2}/test/attempt-1.yaml", f"{EXP2}/test/attempt-2.yaml"]
+
+
+def test_a_path_run_outside_git_does_not_call_a_dependent_s_finding_a_change(tmp_path):
+    """Outside git nothing tells old from new: a leaderboard that reads the
+    path is still re-checked, but its finding is not worded as the path's doing."""
+    root = tmp_path / "r"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "repo", root,
+                    ignore=shutil.ignore_patterns(".penguin-lint-cache"))
+    summary = "experiments/code-eval/sql-puzzles-baseline-qwen-coder-14b-20261031/test/summary.yaml"
+    run = lint(root, str(root / summary), fmt="text")
+    assert run.code == 1
+    assert (f"note: in a file that reads {summary} (no base to compare with: it may have been there before)"
+            in run.output), run.output
+    assert "after your change" not in run.output
+    (f,) = [f for f in lint(root, str(root / summary)).findings if f["path"] == "leaderboards/code-eval/leaderboard.yaml"]
+    assert (f["scope"], f["new"], f["caused_by"]) == ("dependent", None, [summary])
