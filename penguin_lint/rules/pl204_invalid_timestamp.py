@@ -41,10 +41,11 @@ def timestamp_hint(value: str, fmt: str, native: bool) -> Optional[str]:
         offset = "Z"
     else:
         offset = off.upper() if off.upper() == "Z" else (off if ":" in off else f"{off[:3]}:{off[3:]}")
-        if offset != off:
+        if offset != off and off != "z":  # a lowercase z is said below
             fixes.append("write the offset as +HH:MM")
     if sep == "t" or off == "z":
-        fixes.append("write T and Z in capitals")
+        fixes.append("write " + " and ".join(c for c, low in (("T", sep == "t"), ("Z", off == "z")) if low)
+                     + " in capitals")
     if native:
         fixes.append("quote it")
     proposal = f"{y}-{mo}-{d}T{hh}:{mm}:{ss}{frac or ''}{offset}"

@@ -215,6 +215,9 @@ TIMESTAMPS = [
      "put a T between the date and the time and write the offset as +HH:MM"),
     ('"2026-10-29T12:00:00 UTC"', "2026-10-29T12:00:00Z", "write UTC as Z"),
     ("2026-10-29", "2026-10-29T00:00:00Z", "add the time, add an offset and quote it"),
+    # a lowercase z is an offset already: only its case is wrong
+    ('"2026-10-29T12:00:00z"', "2026-10-29T12:00:00Z", "write Z in capitals"),
+    ('"2026-10-29t12:00:00z"', "2026-10-29T12:00:00Z", "write T and Z in capitals"),
 ]
 for old, new, what in TIMESTAMPS:
     CASES.append((f"timestamp-{old}", {BENCH: VALID[BENCH].replace('last_update = "2026-10-29T12:00:00Z"',
