@@ -51,6 +51,6 @@ class DuplicateEntry(LeaderboardRule):
                     subject, f"value {i + 1} has the same label ({shown}) as value {first + 1} "
                              f"(line {ex.line(ex.tops[first])})",
                     pos=ex.pos(top),
-                    hint="keep one row per harness, model, algorithm and phase; remove the older value")
+                    hint="keep one row per harness, model, algorithm and phase: remove this value or the one it repeats")
             else:
                 seen[label] = i
