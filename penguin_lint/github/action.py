@@ -242,12 +242,21 @@ def _leaderboard_page(env: Dict[str, str], cwd: str, root: Path, path: str) -> s
     from penguin_lint.github import annotations, board_page, summary as job_summary
 
     base = base_ref(env) or _default_base(root) or "HEAD"
-    written = board_page.write_page(env, cwd, root, base)
     report = board_page._preview(env, cwd, root, base, "json")
     if report is None:
+        return ""  # no board affected
+    try:
+        data = json.loads(report)
+        boards = data.get("leaderboards", []) + data.get("harbor_leaderboards", [])
+        changed = any(b.get("changes") for b in boards)
+    except (ValueError, AttributeError, TypeError):
+        data, changed = None, True
+    # a board the change touches without changing a row (a note beside it): no page to look at
+    written = board_page.write_page(env, cwd, root, base) if changed else None
+    if data is None:
         return written or ""
     try:
-        text = board_page.compact_table(json.loads(report), board_page.run_url(env), written is not None)
+        text = board_page.compact_table(data, board_page.run_url(env), written is not None)
     except (ValueError, KeyError, TypeError):
         return written or ""
     if len(text.encode("utf-8")) <= job_summary.LIMIT - annotations._existing(path):

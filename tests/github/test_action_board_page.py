@@ -51,6 +51,17 @@ def test_no_page_when_no_board_changes(tmp_path):
     assert "Leaderboard Table" not in run.summary
 
 
+def test_no_page_when_a_change_beside_a_board_changes_no_row(tmp_path):
+    # the board is affected (a file in its folders changed) but no row moves
+    ws, write = pull_request(tmp_path)
+    write({"experiments/lb/exp-1/test/summary.yaml": VALID["experiments/lb/exp-1/test/summary.yaml"] + "# rerun\n"})
+    r = runner(ws, tmp_path)
+    run = r.lint()
+    assert run.code == 0, run.stdout + run.stderr
+    assert run.outputs["leaderboard-page"] == ""
+    assert not (r.temp / "penguin-lint-leaderboards").exists()
+
+
 def test_a_page_planted_as_a_symlink_is_replaced_not_followed(tmp_path):
     ws, write = pull_request(tmp_path)
     change_the_board(write)
