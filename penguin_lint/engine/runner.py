@@ -92,6 +92,14 @@ class Engine:
             return Subject(path, self.forced_kinds[path], {}, False)
         return subject_for(self.repo, path, is_dir)
 
+    def counted(self, s: Subject) -> bool:
+        """Whether a subject is a file the run counts as checked: one of a
+        kind, or one of none that its folder's checks judge (a package's
+        statement); not a data file nothing reads (``Layout.unread_data_file``),
+        which a run over a change names as not checked. Every kind of run
+        counts alike."""
+        return not s.is_dir and (s.kind != "file" or not self.repo.layout.unread_data_file(s.path))
+
     def all_subjects(self) -> Iterable[Subject]:
         yield Subject("", "repo", {}, True)
         for top in self.repo.walk_roots():
@@ -281,7 +289,7 @@ class Engine:
         (as ``run_unit`` counts them), from listings: no file is opened."""
         from penguin_lint.engine.unit import Pending, chunks
 
-        n = sum(1 for s in top if not s.is_dir and s.kind != "file")
+        n = sum(1 for s in top if self.counted(s))
         for unit in units:
             items = unit if not isinstance(unit, Pending) else [
                 item for c in chunks(self.repo, unit.head, unit.folder) for item in c]
@@ -291,7 +299,7 @@ class Engine:
                 else:
                     walked = ((f"{folder}/{name}", e) for name, e in (self.repo.entries(folder) or {}).items())
                 n += sum(1 for path, e in walked
-                         if e.is_file and not e.is_symlink and self.subject(path, False).kind != "file")
+                         if e.is_file and not e.is_symlink and self.counted(self.subject(path, False)))
         return n
 
     def _run_top(self, units: List[Unit], shard, findings, empty: Set[str]):
@@ -302,7 +310,7 @@ class Engine:
         top = list(self._top_subjects(units, lazy=shard is not None))
         if shard is None or shard.takes_top:
             for s in top:
-                if not s.is_dir and s.kind != "file":
+                if self.counted(s):
                     files += 1
                 elif s.is_dir and s.path and self.repo.listed_empty(s.path):
                     empty.add(s.path)
@@ -474,7 +482,7 @@ class Engine:
                 if entry.is_dir or entry.is_file:
                     subjects.append(self.subject(path, entry.is_dir))
             for s in subjects:
-                if not s.is_dir and s.kind != "file":
+                if self.counted(s):
                     files += 1
                 elif s.is_dir and self.repo.listed_empty(s.path):
                     empty.append(s.path)

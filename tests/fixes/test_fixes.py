@@ -211,7 +211,7 @@ def test_text_summary_line_counts_fixed_and_remaining(repo):
     root = repo({SUMMARY: "n_attempt: 2\nscore_mean: 51.0\nscore_std: 0.0\n",
                  BENCH: VALID[BENCH].replace('version = "1.0.0"', 'version = "1.0"')})
     run = lint(root, "--all", "--fix", fmt="text")
-    assert run.output.splitlines()[-1] == "Fixed 1 finding; 1 remains: 1 error, 0 warnings (7 files checked)."
+    assert run.output.splitlines()[-1] == "Fixed 1 finding; 1 remains: 1 error, 0 warnings (9 files checked)."
     assert lint(root, "--all", "--fix", fmt="text").output.splitlines()[-1].startswith("Fixed 0 findings; 1 remains")
 
 

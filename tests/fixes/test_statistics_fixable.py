@@ -25,7 +25,7 @@ def test_fixable_findings_are_marked_and_counted(tmp_path):
                for ln in lines), lines
     assert any(ln.startswith(f"{SUMMARY}:3:12: PL303 [*] score_std") for ln in lines), lines
     assert any(ln.startswith(f"{TASK}:1:1: PL101 missing required field 'description'") for ln in lines)
-    assert lines[-2:] == ["Found 3 errors, 0 warnings (7 files checked).", "[*] 2 fixable with `--fix`."]
+    assert lines[-2:] == ["Found 3 errors, 0 warnings (9 files checked).", "[*] 2 fixable with `--fix`."]
 
 
 def test_a_finding_whose_repair_has_nothing_to_do_is_not_marked(tmp_path):
@@ -49,7 +49,7 @@ def test_statistics_text_and_json(tmp_path):
     assert run.output.splitlines() == [
         "2\tPL303\t[*] summary-mismatch",
         "1\tPL101\t[ ] missing-field",
-        "Found 3 errors, 0 warnings (7 files checked).",
+        "Found 3 errors, 0 warnings (9 files checked).",
         "[*] 2 fixable with `--fix`.",
     ]
     run = lint(root, "--all", "--statistics", fmt="json")
@@ -63,4 +63,4 @@ def test_statistics_text_and_json(tmp_path):
 
 def test_statistics_of_a_clean_repository(tmp_path):
     run = lint(write_repo(tmp_path / "r", {}, VALID), "--all", "--statistics", fmt="text")
-    assert run.code == 0 and run.output == "All checks passed (7 files checked).\n"
+    assert run.code == 0 and run.output == "All checks passed (9 files checked).\n"

@@ -235,7 +235,7 @@ def test_unknown_key_flood_is_capped_in_every_format(repo):
     assert outputs["json"]._inner.json["summary"]["omitted"] == 49_900
     sarif = json.loads(outputs["sarif"].output)
     assert len(sarif["runs"][0]["results"]) == 101
-    assert outputs["text"].output.endswith("(7 files checked; 49,900 more not listed one by one).\n")
+    assert outputs["text"].output.endswith("(9 files checked; 49,900 more not listed one by one).\n")
     github = outputs["github"].output  # at most 10 annotations, then every finding as a log line
     assert github.count("::warning ") <= 10 and github.count("PL104") <= 10 + 101 + 1  # + "N more PL104"
     for fmt, run in outputs.items():

@@ -25,8 +25,8 @@ def test_the_base_baseline_counts_and_the_change_s_does_not(tmp_path, git_identi
     subprocess.run(["git", "update-ref", "refs/remotes/origin/main", "HEAD"], cwd=ws, check=True)
     clean = runner(ws, tmp_path / "clean", inputs={"all": "true"}).lint()
     assert clean.code == 0, clean.stdout + clean.stderr
-    assert "All checks passed (8 files checked; 1 finding baselined)." in clean.summary
-    assert "penguin-lint: 0 errors, 0 warnings (8 files checked; 1 finding baselined)" in clean.stdout
+    assert "All checks passed (10 files checked; 1 finding baselined)." in clean.summary
+    assert "penguin-lint: 0 errors, 0 warnings (10 files checked; 1 finding baselined)" in clean.stdout
 
     # the pull request adds a wrong mean and records it in its own baseline
     write({SUMMARY: "n_attempt: 2\nscore_mean: 70.0\nscore_std: 0.0\n"}, "a wrong mean")

@@ -33,7 +33,7 @@ def test_a_written_baseline_lets_all_pass_and_says_how_many(tmp_path):
     assert wrote.code == 0 and wrote.findings == []
     said = lint(root, "--all", "--no-cache", "--write-baseline", fmt="text")
     assert said.code == 0 and said.output.splitlines()[-1] == (
-        f"Wrote {BASELINE} (7 files checked; 3 findings baselined): commit it, "
+        f"Wrote {BASELINE} (9 files checked; 3 findings baselined): commit it, "
         "and the findings it records no longer fail a run.")
     doc = json.loads((root / BASELINE).read_text())
     assert doc["version"] == 1
@@ -44,7 +44,7 @@ def test_a_written_baseline_lets_all_pass_and_says_how_many(tmp_path):
     assert after.json["summary"]["baselined"] == 3 and after.json["summary"]["baseline_stale"] == 0
     text = lint(root, "--all", "--no-cache", fmt="text")
     assert text.code == 0
-    assert text.output.splitlines()[-1] == "All checks passed (7 files checked; 3 findings baselined)."
+    assert text.output.splitlines()[-1] == "All checks passed (9 files checked; 3 findings baselined)."
 
 
 def test_without_a_baseline_the_summary_is_as_before(tmp_path):

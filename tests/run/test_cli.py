@@ -16,13 +16,13 @@ def test_text_report_bytes(repo):
     assert run.code == 1
     first, *rest = run.output.splitlines()
     assert first.startswith(f"{SUMMARY}:4:8: PL001 YAML does not parse: the flow sequence opened at line 4 is never closed")
-    assert rest[-1] == "Found 1 error, 0 warnings (7 files checked)."
+    assert rest[-1] == "Found 1 error, 0 warnings (9 files checked)."
     assert "\x1b[" not in run.output  # no colour off a terminal
 
 
 def test_text_report_clean_and_colour_on_request(repo):
     run = lint(repo(), "--all", fmt="text")
-    assert run.output == "All checks passed (7 files checked).\n"
+    assert run.output == "All checks passed (9 files checked).\n"
     run = lint(repo({BENCH: None}), "--all", "--color", "always", fmt="text")
     assert "\x1b[31m" in run.output
 
@@ -38,7 +38,7 @@ def test_json_report_shape(repo):
     run = lint(repo({BENCH: VALID[BENCH].replace('"1.0.0"', '"2026.10.09.1"')}), "--all")
     doc = run.json
     assert doc["version"] == 1
-    assert doc["summary"] == {"files": 7, "errors": 1, "warnings": 0, "suppressed": 0}
+    assert doc["summary"] == {"files": 9, "errors": 1, "warnings": 0, "suppressed": 0}
     [f] = doc["findings"]
     assert set(f) == {"path", "line", "column", "end_line", "end_column", "code", "name",
                       "severity", "message", "hint", "scope", "new", "caused_by"}
@@ -117,7 +117,7 @@ def test_jobs_give_the_same_report(tmp_path):
     one = lint(root, "--all", "--jobs", "1")
     two = lint(root, "--all", "--jobs", "2")
     assert one.output == two.output
-    assert len(one.at("PL203")) == 30 and one.json["summary"]["files"] == 37
+    assert len(one.at("PL203")) == 30 and one.json["summary"]["files"] == 39
 
 
 def test_version_imports_little():

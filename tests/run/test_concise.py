@@ -25,7 +25,7 @@ def test_one_line_a_finding_then_the_summary(tmp_path):
         "experiments/lb/exp-1/test/summary.yaml:2:13: PL303 [*] score_mean is 40.0 but the 2 attempts average 50",
         "packages/bench-a/benchmark_config.toml:4:11: PL203 'version' is not Semantic Versioning 2.0.0 "
         "(MAJOR.MINOR.PATCH): '1.0'",
-        "Found 2 errors, 0 warnings (7 files checked).",
+        "Found 2 errors, 0 warnings (9 files checked).",
         "[*] 1 fixable with `--fix`.",
     ]
     # the text format says the same findings with hints; its summary is the concise one's

@@ -71,3 +71,31 @@ def test_one_value_before_the_limit_is_singular(repo, monkeypatch):
     root = repo({"leaderboards/lb/leaderboard.yaml": board([leaf(), "{op: mean, args: [" + ", ".join([leaf()] * 3) + "]}"])})
     (f,) = [f for f in lint(root, "--all").findings if f["code"] == "PL103"]
     assert f["message"].endswith(": only the value before this one is checked")
+
+
+def test_every_kind_of_run_counts_the_same_files_of_one_tree(tmp_path):
+    """--all, a path run over the layout's folders and the hook over every
+    file count the same files: those of a kind and a package's other files
+    (its statements), never a data file nothing reads."""
+    import shutil
+    from pathlib import Path
+
+    root = tmp_path / "r"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "repo", root,
+                    ignore=shutil.ignore_patterns(".penguin-lint-cache"))
+    (root / "experiments/code-eval/notes.yaml").write_text("a: 1\n")  # nothing reads it
+    env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True, env=env)
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
+    whole = lint(root, "--all", "--no-cache").json["summary"]
+    tops = [str(root / t) for t in ("packages", "data", "leaderboards", "experiments") if (root / t).is_dir()]
+    paths = lint(root, *tops, "--no-cache").json["summary"]
+    staged = lint(root, "--staged", "--no-cache").json["summary"]
+    data_files = sum(1 for p in root.rglob("*") if p.is_file() and ".git" not in p.parts
+                     and p.suffix in (".yaml", ".toml") and p.name != "notes.yaml")
+    # a package's statements and a data folder's README: judged with their folders
+    statements = sum(1 for top in ("packages", "data") for p in (root / top).rglob("*")
+                     if p.is_file() and p.suffix not in (".yaml", ".toml"))
+    assert statements > 0
+    assert whole["files"] == paths["files"] == staged["files"] == data_files + statements, (whole, paths, staged)
+    assert paths["unchecked"] == staged["unchecked"] == ["experiments/code-eval/notes.yaml"]
