@@ -5,6 +5,7 @@ never learn where they came from.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import field
 from typing import Optional
 
@@ -99,3 +100,17 @@ class Problem:
     #: the key path the problem is about, when a rule words it further
     #: (PL101: the missing key, whose value the rule may know better)
     key: Optional[tuple] = None
+
+
+# What in a message says where, not what: a line or column, a value's or an
+# item's place in its list. A change that only moves a finding (lines added
+# above it, an entry inserted before it) keeps the finding it was; every
+# other number is what the finding is about (an id's digits, a score, a
+# count), and a finding whose number changed is another finding.
+_PLACE = re.compile(r"\b(lines?|columns?|values?|rows?|items?|entry|entries) \d+(?:-\d+)?|\[\d+\]")
+
+
+def placeless(message: str) -> str:
+    """``message`` without the numbers that only say where (pull-request
+    runs tell old findings from new by it, a baseline records it)."""
+    return _PLACE.sub(lambda m: "[#]" if m.group(0)[0] == "[" else m.group(1) + " #", message)

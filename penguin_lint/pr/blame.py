@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, Dict, Iterable, List, Optional, Protocol, Set, Tuple
 
-from penguin_lint.findings import Finding
+from penguin_lint.findings import Finding, placeless
 from penguin_lint.loaders.document import Document
 
 from penguin_lint.engine.subject import Subject
@@ -93,9 +93,6 @@ class Change:
         return self.renames.get(path, path)
 
 
-_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
-
-
 def _positions(doc: Document) -> Dict[Tuple[int, int], tuple]:
     """(line, column) -> the deepest key path whose key or value starts there,
     in a parsed document (every loader gives one its positions' tree:
@@ -122,7 +119,7 @@ class Fingerprints:
             if m is None:
                 m = self._maps[id(doc)] = _positions(doc)
             where = m.get((f.line, f.column))  # a finding with a line has a column (Position)
-        return (f.code, path, where, _NUMBER.sub("#", f.message))
+        return (f.code, path, where, placeless(f.message))
 
     def clear(self) -> None:
         self._maps.clear()
@@ -235,7 +232,8 @@ class Scope:
         without a base) and, outside the touched files, ``caused_by``.
 
         A finding is old when the base has one with the same fingerprint
-        (code, path, key path, message without its numbers). Those left over
+        (code, path, key path, message without the numbers that only say
+        where: lines, columns, places in a list). Those left over
         on both sides are then paired without the key path: a value that
         moved (a new entry above it in a list) keeps its old findings old,
         while of two equal messages the one the base had stays old and the
@@ -307,4 +305,4 @@ class Scope:
 
 def _loose(f: Finding, path: str) -> tuple:
     """A finding's fingerprint without its key path."""
-    return f.code, path, _NUMBER.sub("#", f.message)
+    return f.code, path, placeless(f.message)

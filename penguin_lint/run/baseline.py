@@ -23,12 +23,21 @@ from collections import Counter
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from penguin_lint.findings import Finding
+from penguin_lint.findings import Finding, placeless
 from penguin_lint.run.request import PenguinLintError
 
 #: a baseline bigger than this is refused (a finding in each of 43k files is a few MiB)
 MAX_BASELINE_BYTES = 32 * 1024 * 1024
+# A baseline of version 1 recorded messages without any of their numbers,
+# which let a finding about another id pass as a recorded one: still read
+# so, until written again (version 2 keeps all but a place's numbers).
 _NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+VERSION = 2
+
+
+class Entries(Counter):
+    """A baseline's entries, key -> count, with the version that wrote them."""
+    version = VERSION
 
 Key = Tuple[str, str, str, str]
 
@@ -54,12 +63,13 @@ def _line_text(repo, f: Finding, lines_of: Dict[str, Optional[List[bytes]]]) -> 
     return hashlib.blake2b(lines[line - 1].strip(), digest_size=8).hexdigest()
 
 
-def keys(findings: Iterable[Finding], repo) -> List[Key]:
-    """The baseline key of each finding: (code, path, message without its
-    numbers, digest of its line)."""
+def keys(findings: Iterable[Finding], repo, version: int = VERSION) -> List[Key]:
+    """The baseline key of each finding: (code, path, message without the
+    numbers that say where (``findings.placeless``; a version 1 baseline:
+    without any), digest of its line)."""
     lines_of: Dict[str, Optional[List[bytes]]] = {}
-    return [(f.code, f.path, _NUMBER.sub("#", f.message), _line_text(repo, f, lines_of))
-            for f in findings]
+    plain = placeless if version >= 2 else (lambda m: _NUMBER.sub("#", m))
+    return [(f.code, f.path, plain(f.message), _line_text(repo, f, lines_of)) for f in findings]
 
 
 def render(findings: List[Finding], repo) -> bytes:
@@ -67,7 +77,7 @@ def render(findings: List[Finding], repo) -> bytes:
     counts = Counter(keys(findings, repo))
     entries = [{"code": c, "path": p, "message": m, "context": x, "count": n}
                for (c, p, m, x), n in sorted(counts.items())]
-    return (json.dumps({"version": 1, "findings": entries}, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return (json.dumps({"version": VERSION, "findings": entries}, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def parse(raw: bytes, name: str) -> Counter:
@@ -83,9 +93,11 @@ def parse(raw: bytes, name: str) -> Counter:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise bad("not JSON") from None
-    if not isinstance(doc, dict) or doc.get("version") != 1 or not isinstance(doc.get("findings"), list):
-        raise bad("an object with version 1 and a list of findings is expected")
-    out: Counter = Counter()
+    if not isinstance(doc, dict) or doc.get("version") not in (1, VERSION) or type(doc.get("version")) is not int \
+            or not isinstance(doc.get("findings"), list):
+        raise bad(f"an object with version {VERSION} (or 1) and a list of findings is expected")
+    out = Entries()
+    out.version = doc["version"]
     for e in doc["findings"]:
         if not isinstance(e, dict) or not all(isinstance(e.get(k), str) for k in ("code", "path", "message",
                                                                                   "context")):
@@ -113,7 +125,7 @@ def apply(result, entries: Counter, repo, within=None) -> None:
         pool = sorted(pool + held, key=Finding.sort_key)
     left = Counter(entries)
     matched = set()
-    for f, k in zip(pool, keys(pool, repo)):
+    for f, k in zip(pool, keys(pool, repo, getattr(entries, "version", VERSION))):
         if left[k] > 0:
             left[k] -= 1
             matched.add(id(f))

@@ -28,12 +28,24 @@ def verdicts(run, code):
 
 def test_of_two_findings_alike_the_one_at_its_old_key_path_is_old(tmp_path, git_env):
     root = pull_request(tmp_path, {ATTEMPT: "score: 50.0\nresults:\n" + UNKNOWN})
-    # the same mistake once more, after the old one (the numbers aside, the same message)
-    commit(root, {ATTEMPT: "score: 50.0\nresults:\n" + UNKNOWN + UNKNOWN.replace("404", "405")})
-    assert verdicts(lint(root, "--diff-base", "main"), "PL304") == [(3, False), (5, True)]
-    # and before it: the new one takes the old one's key path, which stays old
-    commit(root, {ATTEMPT: "score: 50.0\nresults:\n" + UNKNOWN.replace("404", "405") + UNKNOWN})
+    # the same mistake once more, after the old one (the same message)
+    commit(root, {ATTEMPT: "score: 50.0\nresults:\n" + UNKNOWN + UNKNOWN})
     assert verdicts(lint(root, "--diff-base", "main"), "PL304") == [(3, False), (5, True)]
     # a result above both: no key path is the old one's, the first of the two is taken as old
-    commit(root, {ATTEMPT: "score: 50.0\nresults:\n" + RESULT + UNKNOWN + UNKNOWN.replace("404", "405")})
+    commit(root, {ATTEMPT: "score: 50.0\nresults:\n" + RESULT + UNKNOWN + UNKNOWN})
     assert verdicts(lint(root, "--diff-base", "main"), "PL304") == [(5, False), (7, True)]
+
+
+def test_a_finding_about_another_id_is_new_wherever_it_stands(tmp_path, git_env):
+    """Digits are part of what a finding is about (an id, a date, a model's
+    size): an unknown task that differs from the old one only in its digits
+    is a new finding, at the old one's key path too."""
+    root = pull_request(tmp_path, {ATTEMPT: "score: 50.0\nresults:\n" + UNKNOWN})
+    commit(root, {ATTEMPT: "score: 50.0\nresults:\n" + UNKNOWN + UNKNOWN.replace("404", "405")})
+    assert verdicts(lint(root, "--diff-base", "main"), "PL304") == [(3, False), (5, True)]
+    commit(root, {ATTEMPT: "score: 50.0\nresults:\n" + UNKNOWN.replace("404", "405") + UNKNOWN})
+    assert verdicts(lint(root, "--diff-base", "main"), "PL304") == [(3, True), (5, False)]
+    # the old one fixed and another broken in its place: new, and shown with --new-only
+    commit(root, {ATTEMPT: "score: 50.0\nresults:\n" + UNKNOWN.replace("404", "405")})
+    run = lint(root, "--diff-base", "main", "--new-only")
+    assert run.code == 1 and verdicts(run, "PL304") == [(3, True)], run.output

@@ -10,12 +10,16 @@ import stat
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import VALID, lint
 from tests.github.test_action import git_identity  # noqa: F401 (fixture)
 from tests.run.test_baseline import (ATTEMPT, ATTEMPT_1, BASELINE, BENCH, DEBT, UNKNOWN, debt,
                                      pull_request_recording_its_debt)
 
 GOLDEN = Path(__file__).with_name("baseline.golden.json")
+# what version 1 wrote (messages without any number): still read as it was
+GOLDEN_V1 = Path(__file__).with_name("baseline.v1.golden.json")
 TASK = "packages/bench-a/CASE-001-one/task_config.toml"
 # one more of the same unknown source (the same line text: one entry, count 2), one not in
 # ASCII, a task without its description (a finding about the whole file: no line text) and a
@@ -41,11 +45,12 @@ def test_the_baseline_is_written_as_the_golden_file_records_it(tmp_path):
     assert stat.S_IMODE((root / BASELINE).stat().st_mode) == 0o644 & ~umask
 
 
-def test_a_baseline_in_the_golden_format_records_the_same_debt(tmp_path):
+@pytest.mark.parametrize("golden", [GOLDEN, GOLDEN_V1], ids=["v2", "v1"])
+def test_a_baseline_in_the_golden_format_records_the_same_debt(tmp_path, golden):
     root = debt(tmp_path, FILES)
     assert sorted(lint(root, "--all", "--no-cache").codes()) == [
         "PL101", "PL104", "PL203", "PL303", "PL304", "PL304", "PL304"]
-    (root / BASELINE).write_bytes(GOLDEN.read_bytes())
+    (root / BASELINE).write_bytes(golden.read_bytes())
     run = lint(root, "--all", "--no-cache")
     assert run.code == 0 and run.findings == []
     assert run.json["summary"]["baselined"] == 7 and run.json["summary"]["baseline_stale"] == 0
@@ -107,10 +112,10 @@ def test_a_malformed_entry_is_one_error_line(tmp_path):
             (root / BASELINE).write_text(json.dumps({"version": 1, "findings": [entry, e]}))
             assert error_line(root) == (f"penguin-lint: error: {BASELINE}: not a baseline penguin-lint wrote "
                                         f"({reason}); write it again with --all --write-baseline\n"), e
-    for doc in ({"version": 2, "findings": []}, {"findings": []}, {"version": 1, "findings": {}},
-                {"version": 1}, [1]):
+    for doc in ({"version": 3, "findings": []}, {"findings": []}, {"version": 1, "findings": {}},
+                {"version": 2}, {"version": True, "findings": []}, [1]):
         (root / BASELINE).write_text(json.dumps(doc))
-        assert "(an object with version 1 and a list of findings is expected)" in error_line(root), doc
+        assert "(an object with version 2 (or 1) and a list of findings is expected)" in error_line(root), doc
     for raw in (b"\xff\xfe{}", b"[" * 100_000 + b"]" * 100_000):
         (root / BASELINE).write_bytes(raw)
         assert "(not JSON)" in error_line(root)
@@ -144,3 +149,18 @@ def test_with_pl502_ignored_a_changed_baseline_is_still_not_the_one_used(tmp_pat
         run = lint(ws, *args, "--ignore", "PL502")
         assert run.code == 1, args
         assert [(f["code"], f["path"], f["line"]) for f in run.findings] == [("PL304", ATTEMPT, 5)], args
+
+
+def test_a_finding_about_another_id_is_not_the_one_recorded(tmp_path):
+    """An entry records what a finding is about, digits included: a task
+    that differs from the recorded one only in its digits is new debt (a
+    version 1 baseline, which kept no digit, took it for the recorded one)."""
+    root = debt(tmp_path)
+    assert lint(root, "--all", "--no-cache", "--write-baseline").code == 0
+    recorded = (root / ATTEMPT).read_text()
+    (root / ATTEMPT).write_text(recorded.replace("CASE-404-none", "CASE-405-none"))
+    run = lint(root, "--all", "--no-cache")
+    assert run.code == 1 and run.at("PL304") == [(ATTEMPT, 3)], run.output
+    # the line of the finding, placed elsewhere, is still the recorded one
+    (root / ATTEMPT).write_text("# moved\n" + recorded)
+    assert lint(root, "--all", "--no-cache").code == 0
