@@ -128,20 +128,28 @@ class Repository:
         out = self._lists.get(rel, _UNLISTED)
         if out is not _UNLISTED:
             return out
-        if rel:
-            if not _plain_rel(rel):
-                # "/etc" walks down as "" -> "etc" (a repository folder may be
-                # named etc) but os.path.join(root, "/etc") is /etc itself.
-                return None
-            parent, _, name = rel.rpartition("/")
-            pentries = self._listing(parent)
-            e = pentries.get(name) if pentries is not None else None
-            if e is None or not e.is_dir:
-                self._lists[rel] = None
-                return None
-        out = self._scan(rel)
-        self._lists[rel] = out
-        return out
+        if rel and not _plain_rel(rel):
+            # "/etc" walks down as "" -> "etc" (a repository folder may be
+            # named etc) but os.path.join(root, "/etc") is /etc itself.
+            return None
+        # down from the nearest folder listed, one level at a time (a loop,
+        # not a recursion: a pull request can nest folders thousands deep)
+        missing = [rel]
+        while missing[-1]:
+            parent = missing[-1].rpartition("/")[0]
+            if self._lists.get(parent, _UNLISTED) is not _UNLISTED:
+                break
+            missing.append(parent)
+        for folder in reversed(missing):
+            if folder:
+                parent, _, name = folder.rpartition("/")
+                pentries = self._lists.get(parent)
+                e = pentries.get(name) if pentries is not None else None
+                if e is None or not e.is_dir:
+                    self._lists[folder] = None
+                    continue
+            self._lists[folder] = self._scan(folder)
+        return self._lists[rel]
 
     def _scan(self, rel: str) -> Optional[Dict[str, Entry]]:
         """The listing of folder ``rel`` from the file system (no link followed)."""

@@ -292,14 +292,17 @@ class IndexTree:
 
     # -- GitTree's interface ---------------------------------------------------
     def oid(self, rel: str):
-        if rel == "":
-            return _DIR
-        parent, _, name = rel.rpartition("/")
-        if parent and self.oid(parent) is None:
-            return None
-        ents = self._index_listing(parent)
-        mode = ents.get(name, (None,))[0] if ents else None
-        return _DIR if mode == _TREE and self._index_listing(rel) is not None else None
+        # each folder on the way down is one in the index (a loop, not a
+        # recursion: a change can nest folders thousands deep)
+        parent = ""
+        for name in rel.split("/") if rel else ():
+            ents = self._index_listing(parent)
+            mode = ents.get(name, (None,))[0] if ents else None
+            here = f"{parent}/{name}" if parent else name
+            if mode != _TREE or self._index_listing(here) is None:
+                return None
+            parent = here
+        return _DIR
 
     def listing(self, rel: str, oid) -> Dict[str, Entry]:
         out: Dict[str, Entry] = {}
