@@ -11,8 +11,10 @@ import re
 # Patterns, not compiled ones: re compiles (and keeps) each the first time a
 # value of its format is checked, which most runs never ask for every format.
 # ISO 8601 / RFC 3339 to the second, with an explicit offset; fractions allowed.
-_DATE_TIME = r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))\Z"
-_DATE = r"(\d{4})-(\d{2})-(\d{2})\Z"
+# ASCII digits only ((?a)): int() reads '２０２６' and '٢٠٢٦', which
+# datetime.fromisoformat and every consumer of these files refuse.
+_DATE_TIME = r"(?a)(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))\Z"
+_DATE = r"(?a)(\d{4})-(\d{2})-(\d{2})\Z"
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z"
 _URI = r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]+\Z"
 # These two read values from files, so they must not backtrack: two

@@ -22,6 +22,16 @@ def test_a_file_thousands_of_folders_deep_is_linted_in_every_kind_of_run(tmp_pat
         deepest = deepest / "a"
         deepest.mkdir()
     (deepest / "notes.md").write_text("x\n")
+    try:
+        _lint_every_way(root, folder, env)
+    finally:  # shutil.rmtree (pytest's clean-up of old runs) recurses too
+        (deepest / "notes.md").unlink()
+        while deepest != folder:
+            deepest.rmdir()
+            deepest = deepest.parent
+
+
+def _lint_every_way(root, folder, env):
     subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
     for args in (["--staged"], ["--all", "--no-cache"], [str(folder)]):
         run = lint(root, *args)
