@@ -24,11 +24,12 @@ FILE_KINDS = {
 DIR_KINDS = ("packages_root", "package", "task", "data_root", "data", "leaderboards_root",
              "leaderboard_dir", "experiments_root", "experiment_group", "experiment", "phase")
 ATTEMPT_RE = re.compile(r"attempt-([1-9][0-9]*)\.yaml\Z")
-_HARBOR_DEF = re.compile(r"(?:.*/)?leaderboard/leaderboard\.(?:ya?ml|json)\Z")
-_HARBOR_ROWS = re.compile(r"(?:.*/)?leaderboard/rows[^/]*\.(?:ya?ml|json)\Z")
+# (an extension in any case: Harbor reads the file it is given, `.YAML` too)
+_HARBOR_DEF = re.compile(r"(?:.*/)?leaderboard/leaderboard\.(?i:ya?ml|json)\Z")
+_HARBOR_ROWS = re.compile(r"(?:.*/)?leaderboard/rows[^/]*\.(?i:ya?ml|json)\Z")
 # any YAML or JSON file under a leaderboard/ folder, subfolders too: it is a
 # rows file of that board when its content says so (Repository.board_kind)
-HARBOR_BOARD_FILE = re.compile(r"(?:.*/)?leaderboard/.+\.(?:ya?ml|json)\Z")
+HARBOR_BOARD_FILE = re.compile(r"(?:.*/)?leaderboard/.+\.(?i:ya?ml|json)\Z")
 HARBOR_DEFINITION_NAMES = ("leaderboard.yaml", "leaderboard.yml", "leaderboard.json")
 
 Kind = Tuple[str, Dict[str, str]]

@@ -311,8 +311,12 @@ class Repository:
             self._sniffing.discard(rel)
         if doc is None:
             return None
-        if not doc.parsed or (isinstance(doc.data, dict) and "rows" in doc.data):
-            expand_aliases(doc)  # read as Harbor reads it (load could not tell it was Harbor's)
+        # read as Harbor reads it, with safe_load (load could not tell it was
+        # Harbor's): a rows key can come through a merge key or an alias
+        expand_aliases(doc)
+        # what cannot be read (a key that is an alias: PL001) is checked as rows, its error said
+        if not doc.parsed or any(p.code == "PL001" for p in doc.problems) \
+                or (isinstance(doc.data, dict) and "rows" in doc.data):
             return "harbor_rows"
         return ""
 

@@ -111,3 +111,32 @@ def test_the_language_server_lints_an_open_entry_against_its_board(tmp_path):
         assert "metrics.n_trials" in diags[0]["message"] and DEF in diags[0]["message"]
     finally:
         client.close()
+
+
+def test_rows_that_come_through_a_merge_key_or_an_alias_and_an_upper_case_extension_are_checked(tmp_path):
+    """Harbor reads a rows file with yaml.safe_load: ``<<: {rows: ...}`` and a
+    key that is an alias of "rows" are rows as much as ``rows:`` itself, and
+    a ``.YAML`` file is read as YAML. Each is checked against the board."""
+    import yaml
+
+    root = _copy(tmp_path)
+    entries = root / "leaderboard/entries"
+    first = (entries / ENTRIES[0]).read_text(encoding="utf-8")
+    body = first.split("rows:\n", 1)[1].replace("      accuracy: 32.9\n", '      accuracy: "32.9"\n')
+    indented = "".join("  " + ln if ln.strip() else ln for ln in body.splitlines(keepends=True))
+    texts = {
+        "merged.yaml": "<<:\n  rows:\n" + indented,
+        "aliased.yaml": "name: &k rows\n*k :\n" + body,
+        "upper.YAML": "rows:\n" + body,
+    }
+    for name, text in texts.items():
+        assert list(yaml.safe_load(text)) in (["rows"], ["name", "rows"]), name  # as Harbor reads it
+        (entries / name).write_text(text, encoding="utf-8")
+    run = lint(root, "--all", "--no-cache")
+    wrong = {f["path"] for f in run.findings if f["code"] == "PL605" and "'metrics.accuracy' must be a number"
+             in f["message"]}
+    assert wrong == {"leaderboard/entries/merged.yaml", "leaderboard/entries/upper.YAML"}, run.findings
+    # a key that is an alias is no key penguin-lint reads: the file is checked as rows, and says so
+    assert [(f["line"], f["message"]) for f in run.findings if f["path"] == "leaderboard/entries/aliased.yaml"
+            and f["code"] == "PL001"] == [(2, "a mapping key must be a plain value")], run.findings
+    assert run.code == 1
