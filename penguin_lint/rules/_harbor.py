@@ -102,12 +102,21 @@ def matches_pattern(name: str, pattern_list: List[str]) -> bool:
 # -- which files belong together ----------------------------------------------
 def definition_for(rows_path: str, ctx) -> Optional[str]:
     """The definition a rows file is checked against: ``--definition FILE``,
+    else the definition of the board whose ``leaderboard/`` folder holds it,
     else ``leaderboard.yaml``/``.yml``/``.json`` beside it, else the one file
-    beside it that ``[kinds]`` maps to a Harbor definition, else the
-    definition of the board whose ``leaderboard/`` folder holds it."""
+    beside it that ``[kinds]`` maps to a Harbor definition."""
     named = ctx.options.get("definition")
     if isinstance(named, str) and named:
         return named
+    board = ctx.repo.harbor_board(rows_path)
+    if board is not None:
+        # a file under a board's leaderboard/ folder is the board's: judged by
+        # the board's definition, never by a leaderboard.yaml that a change
+        # puts beside it (in entries/, say)
+        for name in DEFINITION_NAMES:
+            path = _join(board, name)
+            if ctx.repo.is_file(path) and (ctx.layout.classify_file(path) or ("",))[0] == DEFINITION_KIND:
+                return path
     folder = _folder(rows_path)
     files = ctx.repo.files(folder)
     layout = ctx.layout
@@ -122,12 +131,6 @@ def definition_for(rows_path: str, ctx) -> Optional[str]:
     mapped = [p for p in mapped if (layout.classify_file(p) or ("",))[0] == DEFINITION_KIND]
     if len(mapped) == 1:
         return mapped[0]
-    board = ctx.repo.harbor_board(rows_path)
-    if board is not None and board != folder:
-        for name in DEFINITION_NAMES:
-            path = _join(board, name)
-            if ctx.repo.is_file(path) and (layout.classify_file(path) or ("",))[0] == DEFINITION_KIND:
-                return path
     return None
 
 

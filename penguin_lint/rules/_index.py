@@ -49,4 +49,5 @@ RULES = (
     ('PL605', 'row-mismatch', 'error', ('harbor_rows',), '', None, True, 'pl605_row_mismatch', 'RowMismatch', (('harbor_definition',),)),
     ('PL606', 'duplicate-trial', 'error', ('harbor_rows',), '', None, False, 'pl606_duplicate_trial', 'DuplicateTrial', None),
     ('PL607', 'text-ranking', 'warning', ('harbor_leaderboard',), '', None, False, 'pl607_text_ranking', 'TextRanking', None),
+    ('PL608', 'duplicate-definition', 'error', ('harbor_leaderboard',), '', None, True, 'pl608_duplicate_definition', 'DuplicateDefinition', (('harbor_definition',),)),
 )

@@ -140,3 +140,47 @@ def test_rows_that_come_through_a_merge_key_or_an_alias_and_an_upper_case_extens
     assert [(f["line"], f["message"]) for f in run.findings if f["path"] == "leaderboard/entries/aliased.yaml"
             and f["code"] == "PL001"] == [(2, "a mapping key must be a plain value")], run.findings
     assert run.code == 1
+
+
+PERMISSIVE = "dataset: acme/sql-repair\nname: main\ntitle: Decoy\nmetadata_schema: {type: object}\nmetrics_schema: {type: object}\n"
+
+
+def test_a_definition_put_beside_rows_in_entries_does_not_judge_them(tmp_path):
+    """The rows of a board are the board's: a permissive leaderboard.yaml that
+    a change puts in entries/ changes nothing of what they are checked against."""
+    root = _copy(tmp_path)
+    _spoil(root, ENTRIES[0])
+    (root / "leaderboard/entries/leaderboard.yaml").write_text(PERMISSIVE, encoding="utf-8")
+    run = lint(root, "--all", "--no-cache")
+    mismatch = [f for f in run.findings if f["code"] == "PL605"]
+    assert [(f["path"], f["line"]) for f in mismatch] == [(f"leaderboard/entries/{ENTRIES[0]}", 15)], run.findings
+    assert mismatch[0]["message"].endswith(f"(metrics_schema of {DEF})")
+
+
+def test_a_second_definition_beside_the_board_s_is_pl608_in_a_pull_request(tmp_path, git_env):
+    root = tmp_path / "repo"
+    shutil.copytree(EXAMPLE, root)
+    # the board defined in JSON, as ORCA-bench's is
+    import json
+
+    import yaml
+
+    definition = yaml.safe_load((root / DEF).read_text(encoding="utf-8"))
+    (root / DEF).unlink()
+    (root / "leaderboard/leaderboard.json").write_text(json.dumps(definition, indent=2) + "\n", encoding="utf-8")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    assert lint(root, "--all", "--no-cache").code == 0
+    git(root, "checkout", "-q", "-b", "pr")
+    _spoil(root, ENTRIES[0])
+    (root / DEF).write_text(PERMISSIVE, encoding="utf-8")  # would come first by its name
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "decoy")
+    run = lint(root, "--diff-base", "main")
+    assert run.code == 1
+    assert sorted(f["path"] for f in run.findings if f["code"] == "PL608") == [
+        "leaderboard/leaderboard.json", DEF], run.findings
+    (f,) = [f for f in run.findings if f["code"] == "PL608" and f["path"] == DEF]
+    assert f["message"] == ("this board has 2 definitions: leaderboard.yaml and leaderboard.json "
+                            "(its rows are checked against leaderboard.yaml; Harbor reads the one --config names)")

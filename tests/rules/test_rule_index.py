@@ -79,8 +79,12 @@ def test_a_cross_file_rule_is_affected_only_by_the_paths_its_index_entry_names(t
     for f in (gone / "leaderboards").glob("*/leaderboard.yaml"):
         f.unlink()
     shutil.rmtree(gone / "packages")
+    # and a Harbor board with a second definition beside its own (PL608)
+    twin = tmp_path / "twin"
+    shutil.copytree(ROOT / "examples" / "harbor" / "clean", twin)
+    (twin / "leaderboard" / "leaderboard.json").write_text("{}\n")
     answered, spared = set(), set()
-    for root in [ROOT / "examples" / "repo", ROOT / "examples" / "clean", gone,
+    for root in [ROOT / "examples" / "repo", ROOT / "examples" / "clean", gone, twin,
                  *sorted(p for p in (ROOT / "examples" / "harbor").iterdir() if p.is_dir())]:
         ctx = Context(Repository(root, Config()), Config())
         paths = _paths_of(root) + _paths_of(ROOT / "examples" / "repo")  # those deleted too
