@@ -1,5 +1,6 @@
 """PL304 unknown-source: an attempt record's source is not a task of the benchmark."""
 from penguin_lint.core.layout import ATTEMPT_RE, safe_segment
+from penguin_lint.engine.finding_cap import MAX_PER_FILE_AND_CODE
 from penguin_lint.loaders.scalars import did_you_mean
 from penguin_lint.rules.base import Rule
 from penguin_lint.rules.pl307_unknown_benchmark import changed_benchmark, closest, experiments_using
@@ -58,13 +59,17 @@ class UnknownSource(Rule):
             tasks = [t for t in ctx.repo.subdirs(pkg) if not t.startswith(".")]
             ctx.cache[key] = (tasks, frozenset(tasks))
         tasks, known = ctx.cache[key]
+        unknown = 0
         for i, rec in enumerate(doc.data["results"]):
             source = rec.get("source") if isinstance(rec, dict) else None
             if type(source) is str and source in known:
                 continue  # (asked first: nearly every source is a task)
             if not safe_segment(source):
                 continue  # a non-string or unsafe source is the schema's (PL102/PL202)
-            near = closest(source, tasks)
+            unknown += 1
+            # past the findings a report lists, no search for a near name (a
+            # file of 50,000 unknown sources would cost a search each)
+            near = closest(source, tasks) if unknown <= MAX_PER_FILE_AND_CODE else None
             hint = did_you_mean(near) if near is not None else None
             if hint is None and tasks:
                 more = ", ..." if len(tasks) > 8 else ""

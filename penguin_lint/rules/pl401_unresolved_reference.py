@@ -1,5 +1,6 @@
 """PL401 unresolved-reference: a leaf names an experiment, phase or summary that does not exist."""
 
+from penguin_lint.engine.finding_cap import MAX_PER_FILE_AND_CODE
 from penguin_lint.loaders.scalars import did_you_mean
 from penguin_lint.rules._expressions import Leaf, LeaderboardRule, expressions
 
@@ -36,14 +37,20 @@ class UnresolvedReference(LeaderboardRule):
             if isinstance(leaf, Leaf) and ex.find(leaf).exp_exists:
                 referenced.add(leaf.experiment_id)
         leaves = [ex.locate(n) for n in ex.nodes_in_view() if isinstance(n, Leaf)]
+        missing_ids = 0
         for leaf in leaves:
             if leaf.exp_dir is None:
                 continue  # unsafe or not a string: PL202/PL102 report it
             exp = leaf.experiment_id
             if not leaf.exp_exists:
+                missing_ids += 1
+                # past the findings a report lists, no search for a near id: a
+                # board of 40,000 broken leaves costs each of them a lookup only
+                hint = (self._did_you_mean(ctx, group, exp, referenced) if missing_ids <= MAX_PER_FILE_AND_CODE
+                        else f"experiment ids are the folder names under {group}/")
                 yield self.finding(
                     subject, f"experiment '{exp}' does not exist: there is no folder {leaf.exp_dir}/",
-                    pos=ex.pos(leaf, "experiment_id"), hint=self._did_you_mean(ctx, group, exp, referenced))
+                    pos=ex.pos(leaf, "experiment_id"), hint=hint)
                 continue
             missing = []
             if not leaf.meta_exists:

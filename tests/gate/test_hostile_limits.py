@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.gate.test_hostile import ATTEMPT, BENCH, GOOD_META, META, SUMMARY, every_format, hostile
+from tests.conftest import lint
 
 PROJECT = Path(__file__).resolve().parents[2]
 MiB = 1024 * 1024
@@ -257,3 +258,35 @@ def test_nul_byte_column_counts_characters(repo):
     run = hostile(repo({SUMMARY: text.encode()}))
     [f] = [f for f in run.findings if f["code"] == "PL005"]
     assert (f["line"], f["column"]) == (1, text.index("\x00") + 1)
+
+
+def test_near_names_are_searched_only_for_the_findings_a_report_lists(repo, monkeypatch):
+    """A board of thousands of broken leaves, an attempt of thousands of
+    unknown sources: each still a finding, but the "did you mean" search (a
+    comparison with every folder) is made for the listed ones only, so the
+    run stays linear in what it reads."""
+    import difflib
+
+    n = 400
+    board = ("leaderboard_id: lb\nstatus: draft\ntitle: LB\nauthor:\n  name: Lab\nvalues:\n"
+             + "".join(f"  - experiment_id: exp-gone-{i}\n    phase: test\n" for i in range(n)))
+    attempt = "score: 50.0\nresults:\n" + "".join(f"  - source: CASE-9{i:03d}-none\n    score: 50.0\n" for i in range(n))
+    root = repo({"leaderboards/lb/leaderboard.yaml": board, "experiments/lb/exp-1/test/attempt-1.yaml": attempt})
+    searched = []
+    real = difflib.get_close_matches
+
+    def counting(word, *args, **kwargs):
+        searched.append(word)
+        return real(word, *args, **kwargs)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counting)
+    run = lint(root, "--all", "--no-cache", "-j1")
+    assert run.code == 1
+    summary = run.json["summary"]
+    listed = {c: sum(1 for f in run.findings if f["code"] == c) for c in ("PL401", "PL304")}
+    # a hundred of each listed, and one that counts the rest
+    assert listed == {"PL401": 101, "PL304": 101} and summary["omitted"] == 2 * (n - 100), summary
+    gone = [w for w in searched if w.startswith("exp-gone-")]
+    unknown = [w for w in searched if w.startswith("CASE-9")]
+    # each listed one searched (PL401 asks twice: unused folders first, then all)
+    assert len(set(gone)) == 100 and len(gone) <= 200 and len(unknown) == 100, (len(gone), len(unknown))
