@@ -304,6 +304,12 @@ def _main(env: Optional[Dict[str, str]] = None) -> int:
     cwd = env.get("PENGUIN_LINT_PATH", "").strip() or "."
     if not os.path.isdir(cwd):
         return _failed(env, f"path input is not a folder of the checkout: {cwd}")
+    from penguin_lint.run.root import link_on_the_way
+
+    link = link_on_the_way(Path("."), cwd)
+    if link is not None:  # a pull request that made it a link would choose the folder linted
+        return _failed(env, f"path input {cwd}: {link} is a symbolic link in the checkout; "
+                            "the path input names a real folder")
     # The root is the path input (the workspace by default), never a folder
     # found by walking up: a .penguin-lint.toml the pull request adds above
     # the layout must not move the run away from what it changed.

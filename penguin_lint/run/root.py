@@ -75,10 +75,31 @@ def root_for(cwd: Path, paths) -> Path:
     return root
 
 
+def link_on_the_way(base: Path, rel: str) -> Optional[str]:
+    """The first folder of the relative path ``rel`` below ``base`` that is
+    a symbolic link, or None. A root given as a path in the checkout (the
+    Action's ``path`` input, ``--root bench``) that a pull request replaced
+    by a link would move the run to a folder the pull request chose, where
+    the base's configuration is not."""
+    if os.path.isabs(rel):
+        return None
+    here = base
+    for part in Path(rel).parts:
+        if part in (".", ""):
+            continue
+        here = here / part
+        if part != ".." and os.path.islink(here):
+            return os.path.relpath(here, base)
+    return None
+
+
 def run_root(req: Request, cwd: Path) -> Path:
     """The root a run of ``req`` lints: ``--root``, else found from where
     it stands (and from its paths)."""
     if req.root is not None:
+        link = link_on_the_way(cwd, os.fspath(req.root))
+        if link is not None:
+            raise PenguinLintError(f"root {req.root}: {link} is a symbolic link; give the folder itself")
         root = Path(req.root).resolve()
     elif req.stdin_filename is not None:
         # found from the file the text stands for: an editor may run the

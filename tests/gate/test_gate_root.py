@@ -38,6 +38,23 @@ def test_action_config_added_above_the_path_does_not_move_the_root(tmp_path):
     assert cmd.startswith(f"::error file=bench/{TASK},line=1,col=1,title=PL101 missing-field::")
 
 
+def test_a_path_input_the_pull_request_made_a_link_is_refused(tmp_path, monkeypatch):
+    """The base keeps its benchmarks in bench/ with a strict configuration;
+    the pull request moves them and leaves bench as a link to the copy: the
+    run would follow it, away from the base's configuration."""
+    ws, write = pull_request(tmp_path, folder="bench", base_files={".penguin-lint.toml": 'max-file-size = "4KiB"\n'})
+    git(ws, "mv", "bench", "decoy")
+    (ws / "bench").symlink_to("decoy")
+    write({}, "bench is a link now")
+    run = runner(ws, tmp_path, inputs={"path": "bench"}).lint()
+    assert run.code == 2 and run.outputs["status"] == "error", run.stdout + run.stderr
+    assert "path input bench: bench is a symbolic link in the checkout" in run.stdout + run.stderr
+    monkeypatch.chdir(ws)
+    cli = lint(None, "--root", "bench", "--diff-base", "origin/main")
+    assert cli.code == 2 and cli.stderr == ("penguin-lint: error: root bench: bench is a symbolic link; "
+                                            "give the folder itself\n"), cli.stderr
+
+
 def test_diff_run_in_the_layout_folder_ignores_a_configuration_above_it(tmp_path, monkeypatch):
     ws, write = pull_request(tmp_path, folder="bench")
     (ws / ".penguin-lint.toml").write_text('select = ["PL008"]\n')
