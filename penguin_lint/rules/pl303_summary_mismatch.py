@@ -42,9 +42,9 @@ class SummaryMismatch(Rule):
 
     - ``score_mean`` is the mean of the attempts' ``score``;
     - ``score_std`` is their sample standard deviation (n - 1 in the
-      denominator), checked when ``n_attempt`` > 1; a ``score_std`` that is
-      the population standard deviation (n in the denominator) is reported
-      as such;
+      denominator); a ``score_std`` that is the population standard
+      deviation (n in the denominator) is reported as such; with one
+      attempt it is 0 (one score has no spread) or left out;
     - the totals ``cost``, ``duration_ms`` and ``token``, where every
       attempt carries them, are the sums over the attempts.
 
@@ -111,6 +111,12 @@ class SummaryMismatch(Rule):
                     subject, doc, "score_std", std,
                     f"the sample standard deviation of the {n} attempts' scores is",
                     f"the sample standard deviation of the {n} attempts' scores", population=pop)
+            elif n == 1:
+                # one score has no spread: a score_std there is made up, and a
+                # board that mixes attempt counts reads it (RFC-0005's formula)
+                yield from self._compare(subject, doc, "score_std", 0.0,
+                                         "one attempt has no spread: its standard deviation is",
+                                         "the standard deviation of one score, which is")
 
         for key in TOTALS:
             values = [a.get(key) for a in attempts]

@@ -65,6 +65,24 @@ def test_hint_and_fix_agree_at_every_precision(repo, mean, std):
     _check_hint_equals_fix(root, SUMMARY)
 
 
+@pytest.mark.parametrize("std", ["45.0", "1.44"])
+def test_one_attempt_has_no_spread_and_the_hint_and_fix_say_0(repo, std):
+    root = repo({SUMMARY: f"n_attempt: 1\nscore_mean: 70.0\nscore_std: {std}\n",
+                 f"{PHASE}/attempt-1.yaml": attempt(70.0), f"{PHASE}/attempt-2.yaml": None})
+    (f,) = [f for f in lint(root, "--all").findings if f["code"] == "PL303"]
+    assert f["message"] in (f"score_std is {std} but one attempt has no spread: its standard deviation is 0",
+                            f"score_std {std} is not the standard deviation of one score, which is 0 "
+                            "rounded to 2 decimals (0.00)"), f["message"]
+    _check_hint_equals_fix(root, SUMMARY)
+
+
+@pytest.mark.parametrize("text", ["n_attempt: 1\nscore_mean: 70.0\nscore_std: 0.0\n",
+                                  "n_attempt: 1\nscore_mean: 70.0\n"])
+def test_one_attempt_with_a_std_of_0_or_none_is_fine(repo, text):
+    root = repo({SUMMARY: text, f"{PHASE}/attempt-1.yaml": attempt(70.0), f"{PHASE}/attempt-2.yaml": None})
+    assert [f for f in lint(root, "--all").findings if f["code"] == "PL303"] == []
+
+
 def test_small_values_keep_two_significant_digits(repo):
     root = repo({SUMMARY: "n_attempt: 2\nscore_mean: 0.5\nscore_std: 0.1\n",
                  f"{PHASE}/attempt-1.yaml": attempt(0.000350), f"{PHASE}/attempt-2.yaml": attempt(0.000362)})
