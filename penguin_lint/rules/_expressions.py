@@ -99,12 +99,18 @@ _LOCATED_FIELDS = ("exp_dir", "exp_exists", "meta_path", "meta_exists", "phase_d
                    "summary_path", "summary_exists")
 
 
+# what makes a value a leaf
+LEAF_KEYS = ("experiment_id", "phase", "metric")
+
+
 class Operation:
     def __init__(self, path: Path_, data: dict, args: Optional[List["Node"]]):
         self.path = path
         self.op = data.get("op")
         self.has_weights = "weights" in data
         self.weights = data.get("weights")
+        #: a leaf's keys the operation holds too (a value is one or the other)
+        self.leaf_keys = [k for k in LEAF_KEYS if k in data]
         # Parsed args, or None when ``args`` is missing or not a list.
         self.args = args
 

@@ -13,7 +13,9 @@ class BadOperation(LeaderboardRule):
     ``weighted_mean`` takes ``weights``, one non-negative number per arg,
     with a positive sum (the result is divided by it). ``weights`` on any
     other operation would be ignored, so it is reported too, as is an ``op``
-    that is not one of mean, sum, sub, div, weighted_mean.
+    that is not one of mean, sum, sub, div, weighted_mean, and an operation
+    that also has a leaf's ``experiment_id``, ``phase`` or ``metric`` (a
+    value is one or the other).
     """
 
     code = "PL405"
@@ -58,6 +60,12 @@ class BadOperation(LeaderboardRule):
     def _problems(node):
         """(message, hint, path below the operation to point at)."""
         op = node.op
+        if node.leaf_keys:
+            # read as an operation, its leaf's keys ignored: a renderer that
+            # looks for experiment_id first would show that leaf instead
+            keys = " and ".join(f"'{k}'" for k in node.leaf_keys)
+            yield (f"'{op}' also has {keys}: a value is a leaf or an operation, not both",
+                   "move the leaf into args, or remove its keys", (node.leaf_keys[0],))
         n = len(node.args) if node.args is not None else None  # None: PL101/PL102 report args
         if n is not None:
             if op in ("sub", "div") and n != 2:

@@ -298,6 +298,21 @@ def test_pl405_arity_and_weights(repo):
     assert "median" in messages[32]
 
 
+def test_pl405_a_value_that_is_both_a_leaf_and_an_operation(repo):
+    files = {**BENCH_B, **experiment("exp-2")}
+    files.update(board(
+        "  - op: mean\n"                                  # 7
+        "    experiment_id: exp-2\n"                      # 8: read as the mean, this leaf ignored
+        "    phase: test\n"
+        "    args: [{ experiment_id: exp-1, phase: test }]\n"
+    ))
+    run = lint(repo(files), "--all")
+    assert run.code == 1
+    (f,) = [f for f in run.findings if f["code"] == "PL405"]
+    assert (f["line"], f["severity"]) == (8, "error")
+    assert f["message"] == "'mean' also has 'experiment_id' and 'phase': a value is a leaf or an operation, not both"
+
+
 def test_pl405_passes_for_valid_operations(repo):
     files = {**BENCH_B, **experiment("exp-2")}
     files.update(board(
