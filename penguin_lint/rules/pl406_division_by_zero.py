@@ -1,4 +1,6 @@
-"""PL406 division-by-zero: a `div` denominator is 0."""
+"""PL406 division-by-zero: a `div` denominator is 0, or an operation's value is past any float."""
+import math
+
 from penguin_lint.rules._expressions import LeaderboardRule, Operation, expressions
 
 
@@ -7,12 +9,14 @@ class DivisionByZero(LeaderboardRule):
     evaluated with the metric values of the referenced summaries, and a
     denominator that comes out as 0 leaves the row without a score. The
     finding is on the denominator. Denominators that cannot be evaluated (a
-    missing summary or metric) are left to PL401/PL402.
+    missing summary or metric) are left to PL401/PL402. So does an operation
+    of finite parts whose value is not a finite number (a denominator near
+    0, values or weights too large to add): the finding is on the operation.
     """
 
     code = "PL406"
     name = "division-by-zero"
-    summary = "a `div` denominator is 0"
+    summary = "a `div` denominator is 0, or an operation's value is past any float"
     bad = ("leaderboards/code-eval/leaderboard.yaml",
            "values:\n"
            "  - op: div\n"
@@ -33,6 +37,19 @@ class DivisionByZero(LeaderboardRule):
         # A denominator is evaluated from its own value's summaries: in
         # focus, only the values in view (focus.py).
         for node in ex.nodes_in_view():
+            if isinstance(node, Operation) and node.args:
+                # finite parts, a result past any float (a tiny denominator,
+                # a sum of huge values): the board would show inf or nothing
+                value = ex.value(node)
+                parts = [ex.value(a) for a in node.args]
+                if value is not None and not math.isfinite(value) \
+                        and all(v is not None and math.isfinite(v) for v in parts):
+                    shown = "no number (NaN)" if math.isnan(value) else f"{value}, past any float"
+                    yield self.finding(
+                        subject, f"'{node.op}' (line {ex.line(node)}) evaluates to {shown}",
+                        pos=ex.pos(node), hint="check what it combines: a denominator near 0, values or "
+                                               "weights too large to add")
+                    continue
             if not (isinstance(node, Operation) and node.op == "div"
                     and node.args is not None and len(node.args) == 2):
                 continue  # other arities are PL405's

@@ -492,3 +492,28 @@ def test_malformed_expressions_are_left_to_the_schema_rules(repo):
     assert run.at("PL401") == [] and run.at("PL402") == [] and run.at("PL406") == []
     assert run.at("PL405") == [(LB, 12)]  # op: ~ and op: [div] are PL102's
     assert (LB, 10) in run.at("PL102") and (LB, 11) in run.at("PL102")
+
+
+def test_pl406_an_operation_of_finite_parts_whose_value_is_not_finite(repo):
+    files = {**BENCH_B, **experiment("exp-2")}
+    files.update(board(
+        "  - op: weighted_mean\n"                          # 7: the weights' sum overflows
+        "    weights: [1.0e+308, 1.0e+308]\n"
+        "    args: [{ experiment_id: exp-1, phase: test }, { experiment_id: exp-2, phase: test }]\n"
+        "  - op: div\n"                                    # 10: the quotient overflows
+        "    args:\n"
+        "      - { experiment_id: exp-1, phase: test }\n"
+        "      - op: div\n"
+        "        args:\n"
+        "          - { experiment_id: exp-1, phase: test }\n"
+        "          - op: sum\n"                             # 16: 1e308 + 1e308
+        "            args: [{ experiment_id: exp-1, phase: test, metric: big }, "
+        "{ experiment_id: exp-1, phase: test, metric: big }]\n"
+    ))
+    files["experiments/lb/exp-1/test/summary.yaml"] = "n_attempt: 2\nscore_mean: 50.0\nscore_std: 0.0\nbig: 1.0e+308\n"
+    run = lint(repo(files), "--all")
+    found = {(f["line"], f["message"]) for f in run.findings if f["code"] == "PL406"}
+    assert found == {(7, "'weighted_mean' (line 7) evaluates to no number (NaN)"),
+                     (16, "'sum' (line 16) evaluates to inf, past any float"),
+                     # 50 / inf is 0: the outer div divides by it
+                     (13, "the denominator of 'div' (line 10) evaluates to 0")}, run.findings
