@@ -31,8 +31,8 @@ class OrphanExperiments(Rule):
 
     def check(self, subject, ctx):
         lb = subject.groups.get("leaderboard", "")
-        if lb.startswith("."):
-            return
+        # (a dot-named group too: no leaderboard id starts with a dot, so
+        # nothing publishes what it holds)
         lb_file = ctx.layout.leaderboard_file(lb)
         if ctx.repo.is_file(lb_file):
             return
@@ -41,7 +41,9 @@ class OrphanExperiments(Rule):
         near = closest(lb, lbs)
         hint = self.misnamed(ctx, lb_file) or (
             f"did you mean '{near}'? move the experiments to {ctx.layout.experiments_group(near)}/"
-            if near else f"add {lb_file}, or move the experiments under the leaderboard that shows them")
+            if near else "no leaderboard id starts with a dot: move the experiments under the leaderboard "
+                         "that shows them" if lb.startswith(".")
+            else f"add {lb_file}, or move the experiments under the leaderboard that shows them")
         yield self.finding(subject, f"experiments folder '{subject.path}' has no leaderboard ({lb_file} does not exist)",
                            hint=hint)
 

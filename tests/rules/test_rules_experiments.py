@@ -201,6 +201,14 @@ def test_pl305_orphan_experiments(repo):
     assert "'lb'" in [f["hint"] for f in run.findings if f["code"] == "PL305"][0]
 
 
+def test_pl305_a_dot_named_group_is_an_orphan_too(repo):
+    # nothing publishes experiments/.x/: no leaderboard id starts with a dot
+    run = lint(repo(second_experiment("experiments/.x/exp-2")), "--all")
+    assert run.code == 1 and run.at("PL305") == [("experiments/.x", None)]
+    (f,) = [f for f in run.findings if f["code"] == "PL305"]
+    assert "add leaderboards/.x/" not in f["hint"], f["hint"]
+
+
 def test_pl305_passes_with_leaderboard(repo):
     assert lint(repo(), "--all").at("PL305") == []
 
