@@ -116,6 +116,8 @@ class Repository:
         self.stray_cache: Optional[Callable[[str], bool]] = None
         #: path -> kind given with --kind (set by the engine)
         self.forced_kinds: Dict[str, str] = {}
+        # Harbor boards one folder down (_nested_boards), found once
+        self._boards: Optional[List[str]] = None
 
     # -- listing -------------------------------------------------------------
     def entries(self, rel: str) -> Optional[Dict[str, Entry]]:
@@ -348,8 +350,9 @@ class Repository:
 
     # -- walking ---------------------------------------------------------------
     def walk_roots(self) -> List[str]:
-        """Top folders that --all walks: the layout's, Harbor's, configured kinds'."""
-        roots = list(self.layout.roots.values()) + ["leaderboard"]
+        """Top folders that --all walks: the layout's, Harbor's (at the top
+        and one folder down: ``hub/leaderboard/``), configured kinds'."""
+        roots = list(self.layout.roots.values()) + ["leaderboard"] + self._nested_boards()
         roots += [glob_roots(glob) for glob, _ in self.config.kinds]
         # A root inside another root would be walked twice.
         roots = sorted(set(roots), key=lambda r: (len(r), r))  # the same order on every run
@@ -358,6 +361,20 @@ class Repository:
             if not any(r == o or r.startswith(o + "/") or o == "" for o in out):
                 out.append(r)
         return out
+
+    def _nested_boards(self) -> List[str]:
+        """``<folder>/leaderboard`` for each top folder (outside the layout)
+        that holds a Harbor board: a file of it is Harbor's to every run, so
+        every run walks it (a path run and a diff run alike)."""
+        if self._boards is None:
+            layout = set(self.layout.roots.values())
+            top = self.entries("") or {}
+            self._boards = sorted(
+                f"{name}/leaderboard" for name, e in top.items()
+                if e.is_dir and name not in layout and not name.startswith(".") and name != "leaderboard"
+                and not self.is_cache(name)
+                and any(self.is_file(f"{name}/leaderboard/{d}") for d in HARBOR_DEFINITION_NAMES))
+        return self._boards
 
     def walk(self, top: str) -> Iterator[Tuple[str, Entry]]:
         """Every entry below ``top`` (links reported, never followed)."""

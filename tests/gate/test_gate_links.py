@@ -59,7 +59,24 @@ def test_diff_run_reports_a_linked_harbor_leaderboard_folder(tmp_path):
     git(ws, "commit", "-q", "-m", "harbor board behind a link")
     run = lint(ws, "--diff-base", "origin/main")
     assert run.code == 1, run.output + run.stderr
-    assert [(f["code"], f["path"]) for f in run.findings] == [("PL006", "leaderboard")]
+    # the link, and the board where it now is (one folder down: walked as a board)
+    assert [(f["code"], f["path"]) for f in run.findings] == [("PL006", "leaderboard"),
+                                                              ("PL605", "staging/leaderboard/rows.yaml")]
+
+
+def test_a_board_one_folder_down_is_checked_by_every_kind_of_run(tmp_path):
+    """hub/leaderboard/ is a board to the hook (its files are Harbor's by
+    name), and so to --all and to the diff run of a pull request that adds it."""
+    ws, write = pull_request(tmp_path)
+    write({"hub/leaderboard/leaderboard.yaml": GOOD_DEF,
+           "hub/leaderboard/rows.yaml": GOOD_ROWS.replace("accuracy: 0.62", "accuracy: 7")}, "a board in hub/")
+    expected = [("PL605", "hub/leaderboard/rows.yaml")]
+    diff = lint(ws, "--diff-base", "origin/main")
+    whole = lint(ws, "--all", "--no-cache")
+    paths = lint(ws, str(ws / "hub/leaderboard/rows.yaml"))
+    for run in (diff, whole, paths):
+        assert run.code == 1 and [(f["code"], f["path"]) for f in run.findings
+                                  if f["path"].startswith("hub/")] == expected, run.output
 
 
 def test_action_fails_a_pull_request_that_links_the_layout_folders(tmp_path):
