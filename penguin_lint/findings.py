@@ -107,10 +107,15 @@ class Problem:
 # above it, an entry inserted before it) keeps the finding it was; every
 # other number is what the finding is about (an id's digits, a score, a
 # count), and a finding whose number changed is another finding.
-_PLACE = re.compile(r"\b(lines?|columns?|values?|rows?|items?|entry|entries) \d+(?:-\d+)?|\[\d+\]")
+# (a pattern, compiled by re on first use: a run without findings never asks)
+_PLACE = r"\b(lines?|columns?|values?|rows?|items?|entry|entries) \d+(?:-\d+)?|\[\d+\]"
 
 
 def placeless(message: str) -> str:
     """``message`` without the numbers that only say where (pull-request
     runs tell old findings from new by it, a baseline records it)."""
-    return _PLACE.sub(lambda m: "[#]" if m.group(0)[0] == "[" else m.group(1) + " #", message)
+    return re.sub(_PLACE, _place, message)
+
+
+def _place(m) -> str:
+    return "[#]" if m.group(0)[0] == "[" else m.group(1) + " #"
