@@ -46,7 +46,8 @@ class SummaryMismatch(Rule):
       deviation (n in the denominator) is reported as such; with one
       attempt it is 0 (one score has no spread) or left out;
     - the totals ``cost``, ``duration_ms`` and ``token``, where every
-      attempt carries them, are the sums over the attempts.
+      attempt carries them, are the sums over the attempts; where only some
+      do, a total below what those add up to is reported (none is negative).
 
     "Agree" follows the precision written, as result scripts round
     (``round(mean, 2)``): a value written with d >= 2 decimals agrees when
@@ -121,6 +122,7 @@ class SummaryMismatch(Rule):
         for key in TOTALS:
             values = [a.get(key) for a in attempts]
             if not all(is_number(v) for v in values):
+                yield from self._below_parts(subject, doc, key, values)
                 continue
             if all(isinstance(v, int) for v in values):
                 total = sum(values)
@@ -140,6 +142,30 @@ class SummaryMismatch(Rule):
             exact = None if isinstance(total, int) else (
                 lambda docs=docs, key=key: exact_sum([number_text(d, (key,)) for d in docs]))
             yield from self._compare(subject, doc, key, total, says, noun, exact=exact)
+
+    def _below_parts(self, subject, doc, key, values):
+        """A total that some attempts leave out is not checked, but it can
+        never be below what the attempts that carry it add up to (none is
+        negative): such a total is provably wrong."""
+        known = [as_float(v) for v in values if is_number(v)]
+        have = as_float(doc.data.get(key)) if is_number(doc.data.get(key)) else None
+        if not known or have is None or any(k is None or k < 0 for k in known):
+            return
+        try:
+            part = math.fsum(known)
+        except (OverflowError, ValueError):
+            return
+        if not math.isfinite(part) or have >= part * (1 - 1e-9) - 1e-9:
+            return
+        missing = [i + 1 for i, v in enumerate(values) if not is_number(v)]
+        carry = "attempt that carries it" if len(known) == 1 else f"{len(known)} attempts that carry it"
+        src = number_text(doc, (key,)) or str(doc.data.get(key))
+        names = ", ".join(f"attempt-{i}.yaml" for i in missing[:3]) + (", ..." if len(missing) > 3 else "")
+        yield self.finding(
+            subject, f"{key} is {src} but the {carry} already "
+                     f"{'says' if len(known) == 1 else 'add up to'} {_fmt_pair(part, part)[0]}",
+            pos=doc.value_pos((key,)),
+            hint=f"every attempt carries {key}, or none does: add it to {names}, then the total is checked")
 
     def _compare(self, subject, doc, key, want, says, noun, population=None, exact=None):
         """A finding when the summary's ``key`` does not state ``want``.
