@@ -114,8 +114,8 @@ class Layout:
         if not folder or not name.lower().endswith(DATA_EXTENSIONS) or self.classify_file(path) is not None:
             return False
         if self.board_kind is not None and HARBOR_BOARD_FILE.match(path) and self._outside_harness(path) \
-                and self.board_kind(path) == "":
-            return True
+                and not self.board_kind(path):
+            return True  # not rows of a board, or of a board without a definition: nothing reads it
         k = self.classify_dir(folder)
         if k is not None and k[0] in READ_NAMES:
             return True

@@ -184,3 +184,22 @@ def test_a_second_definition_beside_the_board_s_is_pl608_in_a_pull_request(tmp_p
     (f,) = [f for f in run.findings if f["code"] == "PL608" and f["path"] == DEF]
     assert f["message"] == ("this board has 2 definitions: leaderboard.yaml and leaderboard.json "
                             "(its rows are checked against leaderboard.yaml; Harbor reads the one --config names)")
+
+
+def test_entries_of_a_board_whose_definition_a_change_deletes_are_not_counted_as_checked(tmp_path):
+    """Without its definition the folder is no board: its entries are rows
+    of nothing, which nothing reads. A change that deletes the definition and
+    adds an entry checked nothing, and says so."""
+    root = _copy(tmp_path)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    git(root, "rm", "-q", DEF)
+    evil = "leaderboard/entries/2026-09-01__evil.yaml"
+    (root / evil).write_text('rows:\n  - metadata: {agent: "x"}\n    metrics: {accuracy: "lots"}\n', encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "no definition")
+    run = lint(root, "--diff-base", "main")
+    s = run.json["summary"]
+    assert run.code == 1 and (s["nothing_checked"], s["unchecked"]) == (True, [evil]), run.output
