@@ -37,6 +37,8 @@ class Result:
     #: paths the run was asked to judge that nothing parses: data files of no
     #: known kind where the harness reads files by name (``summary.yml``)
     unchecked: List[str] = field(default_factory=list)
+    #: a whole run (not a shard) that found no file to check: no green check on nothing
+    checked_none: bool = False
     #: findings folded into "N more" findings (finding_cap.py)
     omitted: int = 0
     #: findings an inline "penguin-lint: disable" comment suppressed
@@ -82,7 +84,7 @@ class Result:
         some of them are read by nothing: said so and failed, never a green
         check (files it re-checked because they read what changed are not
         what it was asked to judge)."""
-        return bool(self.unchecked) and self.files - self.dependents <= 0
+        return (bool(self.unchecked) and self.files - self.dependents <= 0) or self.checked_none
 
     @property
     def baseline_stale(self) -> int:
@@ -122,6 +124,7 @@ class Result:
             doc["suppressions_added"] = [a.to_dict() for a in self.suppressions_added]
         if self.unchecked:
             summary["unchecked"] = list(self.unchecked)
+        if self.unchecked or self.checked_none:
             summary["nothing_checked"] = self.nothing_checked
         if self.omitted:  # findings folded into "N more" ones, past the cap per file and code
             summary["omitted"] = self.omitted

@@ -278,6 +278,8 @@ class Engine:
                                           memo_dir=cache.dir if cache is not None else None))
         result = self._finish(findings.findings(), files, more=findings.more)
         result.loads = loads
+        # the whole repository and not one file to check (a board without its definition, empty folders)
+        result.checked_none = shard is None and not files
         if shard is not None:
             result.shard = {"plan": plan_key}
             if not files:  # a part that holds none says of how many (listed, none opened)

@@ -203,3 +203,12 @@ def test_entries_of_a_board_whose_definition_a_change_deletes_are_not_counted_as
     run = lint(root, "--diff-base", "main")
     s = run.json["summary"]
     assert run.code == 1 and (s["nothing_checked"], s["unchecked"]) == (True, [evil]), run.output
+
+
+def test_all_on_a_board_without_its_definition_checked_nothing_and_says_so(tmp_path):
+    root = _copy(tmp_path)
+    (root / DEF).unlink()
+    run = lint(root, "--all", "--no-cache", fmt="text")
+    assert (run.code, run.output) == (1, "Nothing checked (0 files checked).\n"), run.output
+    js = lint(root, "--all", "--no-cache").json["summary"]
+    assert (js["files"], js["nothing_checked"]) == (0, True)
