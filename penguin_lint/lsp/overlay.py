@@ -84,6 +84,7 @@ class OverlayRepository(Repository):
         trusted)."""
         self._lists.clear()
         self._docs.clear()
+        self._boards = None  # a board added since is walked too
 
     # -- listings -------------------------------------------------------------
     def _scan(self, rel: str) -> Optional[Dict[str, Entry]]:

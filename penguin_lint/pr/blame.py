@@ -21,7 +21,6 @@ that moved from ``values[2]`` to ``values[3]`` is the same finding).
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import replace
 from typing import Any, Dict, Iterable, List, Optional, Protocol, Set, Tuple

@@ -43,12 +43,13 @@ def _version_hint(finding, doc):
     """A bare ``version = 1.0`` quoted as written would still not be SemVer:
     the hint proposes the SemVer spelling of what was written (which the
     fix, writing only what a hint proposes, then leaves to the author)."""
+    from penguin_lint.loaders.numbers import number_text
     from penguin_lint.rules.pl203_invalid_version import SEMVER, repair
 
+    src = number_text(doc, ("version",)) if doc is not None else None
+    if not src:
+        return finding.hint  # not a number the file wrote (a date, a boolean): quoted as written
     said = finding.hint.partition(_QUOTE_IT)[0]
-    src = said.split(" read ", 1)[1].rsplit(" as ", 1)[0] if " read " in said else ""
-    if not src or doc is None:
-        return finding.hint
     fixed, _ = repair(src)
     if fixed is None and SEMVER.match(src):
         return finding.hint  # quoted as written it is SemVer already
