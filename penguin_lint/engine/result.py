@@ -67,6 +67,8 @@ class Result:
     #: the run is pre-commit's hook (it sets PRE_COMMIT=1): penguin-lint may
     #: not be on the user's PATH, the penguin-lint-fix hook is
     pre_commit: bool = False
+    #: under pre-commit, whether its configuration names the penguin-lint-fix hook
+    pre_commit_fix: bool = True
     #: warnings of the tool itself (a cache it cannot use, a base whose
     #: configuration is invalid): what the command line prints as
     #: "penguin-lint: warning: ..."

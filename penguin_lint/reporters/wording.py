@@ -130,7 +130,9 @@ def fixable_summary(result) -> Optional[str]:
             safe_paths = sorted({f.path for f in safe})
             top = [posixpath.normpath(posixpath.join(root_arg, p)) if root_arg else p for p in safe_paths]
             named = " ".join(_shell_word(p) for p in top[:5]) + (" ..." if len(top) > 5 else "")
-            return (f"{FIX_MARK} {len(safe)} fixable: run `pre-commit run penguin-lint-fix --files "
+            add = "" if getattr(result, "pre_commit_fix", True) else \
+                "add the penguin-lint-fix hook to .pre-commit-config.yaml (docs/pre-commit.md), then "
+            return (f"{FIX_MARK} {len(safe)} fixable: {add}run `pre-commit run penguin-lint-fix --files "
                     f"{sanitize(named)}`, {stage}")
         return f"{FIX_MARK} {n} fixable: run `penguin-lint {flags} {sanitize(named)}`, {stage}"
     text = f"{FIX_MARK} {len(safe)} fixable with `--fix`" if safe else "No fix with `--fix` alone"

@@ -75,6 +75,8 @@ class StagedRun(PathsRun):
     def finish(self, result, rel_paths: List[str]) -> None:
         result.staged = True
         result.pre_commit = os.environ.get("PRE_COMMIT") == "1"
+        if result.pre_commit:
+            result.pre_commit_fix = _configures_fix(self.cwd)
         if not self.paths and not rel_paths:
             result.no_changes = True  # nothing staged: said so, not "All checks passed"
         if os.path.realpath(self.cwd) != str(self.root):
@@ -82,6 +84,23 @@ class StagedRun(PathsRun):
 
     def after(self, outcome, rel_paths: List[str]) -> None:
         untracked_notice(self._index, outcome.repo, rel_paths, self.warn)
+
+
+def _configures_fix(cwd) -> bool:
+    """Whether the .pre-commit-config.yaml pre-commit runs from (the top of
+    the repository: the hook's folder) names the penguin-lint-fix hook: only
+    then can the advice be to run it. (Words only: nothing else reads it.)"""
+    try:
+        fd = os.open(os.path.join(cwd, ".pre-commit-config.yaml"), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    try:
+        return b"penguin-lint-fix" in os.read(fd, 1 << 20)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def open_staged(resources: ExitStack, root: Path):

@@ -341,3 +341,21 @@ def test_nothing_staged_before_the_first_commit_says_so(tmp_path, git_env):
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     r = lint(root, "--staged", fmt="text")
     assert (r.code, r.output) == (0, "Nothing staged.\n"), r.output
+
+
+def test_the_fix_advice_under_pre_commit_says_to_add_the_fixing_hook_when_it_is_not_there(tmp_path, git_env,
+                                                                                          monkeypatch):
+    root = write_repo(tmp_path / "r", {}, VALID)
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "base"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    (root / SUMMARY).write_text("n_attempt: 2\nscore_mean: 40.0\nscore_std: 0.0\n")
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    monkeypatch.chdir(root)
+    for config, said in ((None, True), ("  - id: penguin-lint\n", True), ("  - id: penguin-lint-fix\n", False)):
+        if config is not None:
+            (root / ".pre-commit-config.yaml").write_text(config)
+        out = lint(root, "--staged", fmt="text").output
+        assert ("add the penguin-lint-fix hook to .pre-commit-config.yaml (docs/pre-commit.md), then run "
+                "`pre-commit run penguin-lint-fix --files" in out) is said, out
+        assert f"run `pre-commit run penguin-lint-fix --files {SUMMARY}`" in out
