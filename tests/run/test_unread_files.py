@@ -145,6 +145,9 @@ def test_a_change_of_files_nothing_reads_under_experiments_and_leaderboards_fail
     assert inv["executionSuccessful"] is False
     assert inv["toolExecutionNotifications"][0]["message"]["text"].startswith("Nothing checked (")
     rd = json.loads(lint(repo, "--diff-base", "main", fmt="rdjson").output)
+    from tests.reporters.test_ci_reports import RDJSON
+
+    RDJSON.validate(rd)  # reviewdog's own schema
     assert rd["severity"] == "ERROR"
     assert sorted(d["location"]["path"] for d in rd["diagnostics"] if d["severity"] == "ERROR") == sorted(STRAYS)
 
